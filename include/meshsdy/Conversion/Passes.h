@@ -1,0 +1,13 @@
+//===- Passes.h - conversions between meshsdy dialects ----------*- C++ -*-===//
+
+#ifndef MESHSDY_CONVERSION_PASSES_H
+#define MESHSDY_CONVERSION_PASSES_H
+
+#include "meshsdy/Conversion/SdyToMesh/SdyToMesh.h"
+
+namespace mlir::meshsdy {
+#define GEN_PASS_REGISTRATION
+#include "meshsdy/Conversion/Passes.h.inc"
+} // namespace mlir::meshsdy
+
+#endif // MESHSDY_CONVERSION_PASSES_H

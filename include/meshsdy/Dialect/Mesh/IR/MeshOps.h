@@ -1,0 +1,16 @@
+//===- MeshOps.h - mesh dialect operations ----------------------*- C++ -*-===//
+
+#ifndef MESHSDY_DIALECT_MESH_IR_MESHOPS_H
+#define MESHSDY_DIALECT_MESH_IR_MESHOPS_H
+
+#include "meshsdy/Dialect/Mesh/IR/MeshDialect.h"
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+
+#define GET_OP_CLASSES
+#include "meshsdy/Dialect/Mesh/IR/MeshOps.h.inc"
+
+#endif // MESHSDY_DIALECT_MESH_IR_MESHOPS_H

@@ -1,0 +1,1 @@
+"""Native extension of meshsdy (`_meshsdy`), built by CMake."""

@@ -1,0 +1,1 @@
+"""Python bindings of the meshsdy dialects: `mesh` and `sdy`."""
