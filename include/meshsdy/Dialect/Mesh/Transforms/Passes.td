@@ -1,0 +1,151 @@
+//===- Passes.td - mesh dialect passes ---------------------*- tablegen -*-===//
+
+#ifndef MESHSDY_DIALECT_MESH_TRANSFORMS_PASSES_TD
+#define MESHSDY_DIALECT_MESH_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def MeshShardingPropagation
+    : InterfacePass<"mesh-sharding-propagation", "::mlir::FunctionOpInterface"> {
+  let summary = "Give every tensor of a function a sharding, starting from the user's mesh.shard annotations";
+  let description = [{
+    Propagates the shardings of `mesh.shard` annotations through the ops of
+    a function, using each op's `ShardingInterface` (its loops, and how each
+    tensor dimension is indexed by them), and then annotates every tensor
+    value with `mesh.shard`:
+
+    - each value gets a *result annotation* (`mesh.shard %v to %s`) with the
+      sharding its defining op produces (partial results included);
+    - an operand whose value is sharded differently from what its user needs
+      gets an *operand annotation* (`mesh.shard ... annotate_for_users`) with
+      the sharding the user needs; `mesh-spmdization` turns the difference
+      into collectives.
+
+    Policy, deterministic:
+    - user annotations are fixed: propagation never changes them, and an op
+      derives the sharding of its loops from fixed tensors first, then from
+      the others in operand-then-result order;
+    - a loop takes the mesh axes of the first tensor dimension indexed by it;
+      a later, longer list with the same leading axes extends it; a mesh axis
+      already splitting another loop of the op is not used twice;
+    - propagated shardings only ever grow (axes appended to a dimension), so
+      the fixpoint is reached after at most (number of mesh axes) updates
+      per value;
+    - ops without a `ShardingInterface` model are replicated: their operands
+      get replicated operand annotations (statistic `replicated-ops`), and
+      their results stay unannotated, which `mesh-spmdization` reads as
+      replicated.
+
+    `traversal` says which side of an op may be updated in each phase:
+    `forward` updates results from operands, `backward` operands from
+    results; the combined orders run one phase to its fixpoint, then the
+    other.
+
+    Cost: a worklist of ops, revisited only when a neighbouring value
+    changes; each value changes at most (number of mesh axes) times and each
+    visit costs the op's number of operands and results, so the pass runs in
+    time linear in the number of ops and uses.
+  }];
+  let options = [
+    Option<"traversal", "traversal", "::mlir::mesh::TraversalOrder",
+           /*default=*/"::mlir::mesh::TraversalOrder::ForwardBackward",
+           "Order in which the two directions of propagation run",
+           [{::llvm::cl::values(
+             clEnumValN(::mlir::mesh::TraversalOrder::Forward, "forward",
+                        "operands to results only"),
+             clEnumValN(::mlir::mesh::TraversalOrder::Backward, "backward",
+                        "results to operands only"),
+             clEnumValN(::mlir::mesh::TraversalOrder::ForwardBackward,
+                        "forward-backward", "forward, then backward"),
+             clEnumValN(::mlir::mesh::TraversalOrder::BackwardForward,
+                        "backward-forward", "backward, then forward"))}]>,
+  ];
+  let statistics = [
+    Statistic<"numReplicatedOps", "replicated-ops",
+              "Ops replicated for lack of a ShardingInterface model">,
+    Statistic<"numAnnotations", "annotations",
+              "mesh.shard annotations added">,
+  ];
+  let dependentDialects = ["::mlir::mesh::MeshDialect"];
+}
+
+def MeshSpmdization
+    : InterfacePass<"mesh-spmdization", "::mlir::FunctionOpInterface"> {
+  let summary = "Rewrite a fully annotated function into its per-device (SPMD) form";
+  let description = [{
+    Input: a function annotated with `mesh.shard` ops, as
+    `mesh-sharding-propagation` leaves it. Output: the program one device
+    runs: per-device tensor types in the signature and the body, and the
+    collectives that move data between the shardings the annotations name.
+
+    - A function argument is sharded as its result annotation says; a
+      function result as the value returned.
+    - An op with a `ShardingInterface` model gets its operands in the
+      shardings that its loop sharding implies (derived from the operand
+      annotations, then the result annotations) and is rewritten by the
+      model; a result the op produces partial stays partial until an
+      annotation asks otherwise.
+    - A value whose annotation differs from what it is gets resharded with
+      the collectives `reshard` picks (see Resharding.h): `all_reduce` or
+      `reduce_scatter` for partial values, `all_to_all` to move an axis
+      between dimensions, `all_gather`, `all_slice`.
+    - An op without a model runs on whole tensors: its operands (and the
+      values its regions use from above) are made replicated first.
+    - An unannotated value is replicated.
+
+    What is not supported gets an error naming it and fails the pass:
+    several blocks in the function, dynamic shapes or meshes, shards whose
+    size differs between devices, resharding across meshes or with halos.
+
+    Cost: one walk over the ops; each resharding costs a few ops per
+    dimension.
+  }];
+  let dependentDialects = [
+    "::mlir::mesh::MeshDialect",
+    "::mlir::tensor::TensorDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+}
+
+def MeshSimplify
+    : InterfacePass<"mesh-simplify", "::mlir::FunctionOpInterface"> {
+  let summary = "Combine and remove collectives after partitioning";
+  let description = [{
+    - `all_slice` of a single-use `all_reduce` over the same mesh axes
+      becomes one `reduce_scatter` (each device only needs its slice of the
+      reduced tensor);
+    - the mesh dialect's canonicalizations: collectives over no mesh axes or
+      over groups of one device disappear, static mesh queries fold.
+  }];
+  let dependentDialects = ["::mlir::mesh::MeshDialect"];
+}
+
+def MeshLowerProcessIndex
+    : InterfacePass<"mesh-lower-process-index", "::mlir::FunctionOpInterface"> {
+  let summary = "Compute mesh.process_multi_index from mesh.process_linear_index";
+  let description = [{
+    On a static mesh, coordinate `a` of the device is
+    `(linear / stride(a)) mod size(a)` with `stride(a)` the product of the
+    sizes of the axes after `a` (row-major linearisation, as in the spec).
+    A dynamic mesh is an error.
+  }];
+  let dependentDialects = ["::mlir::mesh::MeshDialect", "::mlir::arith::ArithDialect"];
+}
+
+def MeshLowerAllSlice
+    : InterfacePass<"mesh-lower-all-slice", "::mlir::FunctionOpInterface"> {
+  let summary = "Lower mesh.all_slice to index arithmetic and tensor.extract_slice";
+  let description = [{
+    `all_slice` moves no data: each device keeps the piece at
+    `in_group_index * piece_size` along `slice_axis`, where the in-group index
+    is row-major over `mesh_axes` (outer first) of the device's coordinates
+    from `mesh.process_multi_index`. Static shapes and meshes only.
+  }];
+  let dependentDialects = [
+    "::mlir::mesh::MeshDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+#endif // MESHSDY_DIALECT_MESH_TRANSFORMS_PASSES_TD

@@ -1,0 +1,25 @@
+//===- ExternalModels.h - meshsdy interfaces on upstream ops ----*- C++ -*-===//
+
+#ifndef MESHSDY_INTERFACES_EXTERNALMODELS_H
+#define MESHSDY_INTERFACES_EXTERNALMODELS_H
+
+namespace mlir {
+class DialectRegistry;
+
+namespace meshsdy {
+
+/// Attaches mesh::ShardingInterface to upstream ops: every linalg structured
+/// op, the elementwise arith and math ops on tensors, tensor.empty and
+/// arith.constant on tensors.
+void registerShardingInterfaceExternalModels(DialectRegistry &registry);
+
+namespace detail {
+void registerLinalgShardingModels(DialectRegistry &registry);
+void registerElementwiseShardingModels(DialectRegistry &registry);
+void registerTensorShardingModels(DialectRegistry &registry);
+} // namespace detail
+
+} // namespace meshsdy
+} // namespace mlir
+
+#endif // MESHSDY_INTERFACES_EXTERNALMODELS_H

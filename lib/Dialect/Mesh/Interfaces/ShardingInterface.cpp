@@ -1,0 +1,154 @@
+//===- ShardingInterface.cpp - loop shardings from tensor shardings -------===//
+
+#include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
+
+#include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/STLExtras.h"
+
+using namespace mlir;
+using namespace mlir::mesh;
+
+#include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.cpp.inc"
+
+bool LoopSharding::usesAxis(MeshAxis axis) const {
+  return llvm::any_of(loopAxes,
+                      [&](const DimSplitAxes &l) { return llvm::is_contained(l, axis); });
+}
+
+SplitAxes LoopSharding::project(AffineMap map) const {
+  SplitAxes result(map.getNumResults());
+  // A loop indexing two dimensions (a diagonal) splits only the first.
+  llvm::SmallDenseSet<unsigned> seen;
+  for (auto [dim, expr] : llvm::enumerate(map.getResults()))
+    if (auto loop = dyn_cast<AffineDimExpr>(expr))
+      if (loop.getPosition() < loopAxes.size() &&
+          seen.insert(loop.getPosition()).second)
+        result[dim] = loopAxes[loop.getPosition()];
+  while (!result.empty() && result.back().empty())
+    result.pop_back();
+  return result;
+}
+
+DimSplitAxes
+LoopSharding::reductionAxes(ArrayRef<utils::IteratorType> iterators) const {
+  DimSplitAxes axes;
+  for (auto [loop, type] : llvm::enumerate(iterators))
+    if (type == utils::IteratorType::reduction && loop < loopAxes.size())
+      llvm::append_range(axes, loopAxes[loop]);
+  return axes;
+}
+
+LoopSharding mlir::mesh::deriveLoopSharding(
+    unsigned numLoops, ArrayRef<AffineMap> maps,
+    ArrayRef<const SplitAxes *> tensorAxes, ArrayRef<unsigned> order,
+    ArrayRef<bool> splittableLoops) {
+  LoopSharding sharding;
+  sharding.loopAxes.resize(numLoops);
+  // Which loop holds each mesh axis; mesh axes are small integers.
+  DenseMap<MeshAxis, unsigned> owner;
+
+  for (unsigned tensor : order) {
+    const SplitAxes *axes = tensorAxes[tensor];
+    if (!axes)
+      continue;
+    AffineMap map = maps[tensor];
+    for (auto [dim, dimAxes] : llvm::enumerate(*axes)) {
+      if (dimAxes.empty() || dim >= map.getNumResults())
+        continue;
+      auto loopExpr = dyn_cast<AffineDimExpr>(map.getResult(dim));
+      if (!loopExpr || loopExpr.getPosition() >= numLoops)
+        continue;
+      unsigned loop = loopExpr.getPosition();
+      if (!splittableLoops.empty() && !splittableLoops[loop])
+        continue;
+      DimSplitAxes &current = sharding.loopAxes[loop];
+      // Only a list that extends the current one can add axes.
+      if (dimAxes.size() <= current.size() ||
+          !llvm::equal(ArrayRef(dimAxes).take_front(current.size()), current))
+        continue;
+      for (MeshAxis axis : ArrayRef(dimAxes).drop_front(current.size())) {
+        auto [it, inserted] = owner.try_emplace(axis, loop);
+        if (!inserted)
+          break;
+        current.push_back(axis);
+      }
+    }
+  }
+  return sharding;
+}
+
+SmallVector<bool> mlir::mesh::getSplittableLoops(ShardingInterface op) {
+  SmallVector<utils::IteratorType> iterators = op.getLoopIteratorTypes();
+  SmallVector<ReductionKind> kinds = op.getReductionLoopIteratorKinds();
+  SmallVector<bool> splittable(iterators.size(), true);
+  unsigned reduction = 0;
+  for (auto [loop, type] : llvm::enumerate(iterators)) {
+    if (type != utils::IteratorType::reduction)
+      continue;
+    splittable[loop] =
+        reduction < kinds.size() && kinds[reduction] != ReductionKind::Generic;
+    ++reduction;
+  }
+  return splittable;
+}
+
+SmallVector<ReductionKind> mlir::mesh::detail::defaultReductionKinds(
+    Operation *op) {
+  auto sharding = cast<ShardingInterface>(op);
+  return SmallVector<ReductionKind>(
+      llvm::count(sharding.getLoopIteratorTypes(),
+                  utils::IteratorType::reduction),
+      ReductionKind::Sum);
+}
+
+FailureOr<RankedTensorType>
+mlir::mesh::getLocalType(Location loc, RankedTensorType global, MeshOp mesh,
+                         const MeshSharding &sharding) {
+  if (!sharding)
+    return global;
+  SmallVector<int64_t> shape =
+      getShardShape(global.getShape(), mesh.getShape(), sharding);
+  for (auto [dim, size] : llvm::enumerate(shape)) {
+    if (!ShapedType::isDynamic(size))
+      continue;
+    return emitError(loc) << "unsupported: dimension "
+                          << dim << " of " << global
+                          << " has no single per-device size under this "
+                             "sharding (uneven split, offsets or dynamic "
+                             "sizes)";
+  }
+  return global.clone(shape);
+}
+
+
+LogicalResult mlir::mesh::detail::spmdizeByCloning(
+    Operation *op, ArrayRef<Value> localOperands,
+    ArrayRef<MeshSharding> resultShardings, IRMapping &mapping,
+    SymbolTableCollection &symbolTables, OpBuilder &builder) {
+  SmallVector<Type> resultTypes;
+  for (auto [result, sharding] :
+       llvm::zip(op->getResults(), resultShardings)) {
+    auto global = dyn_cast<RankedTensorType>(result.getType());
+    if (!global || !sharding) {
+      resultTypes.push_back(result.getType());
+      continue;
+    }
+    MeshOp mesh = getMesh(op, sharding.getMeshAttr(), symbolTables);
+    if (!mesh)
+      return op->emitOpError("mesh '") << sharding.getMesh() << "' not found";
+    FailureOr<RankedTensorType> local =
+        getLocalType(op->getLoc(), global, mesh, sharding);
+    if (failed(local))
+      return failure();
+    resultTypes.push_back(*local);
+  }
+  IRMapping operands;
+  operands.map(op->getOperands(), localOperands);
+  Operation *clone = builder.clone(*op, operands);
+  for (auto [result, type] : llvm::zip(clone->getResults(), resultTypes))
+    result.setType(type);
+  mapping.map(op->getResults(), clone->getResults());
+  return success();
+}

@@ -1,0 +1,174 @@
+//===- Resharding.cpp - collectives between two shardings -----------------===//
+
+#include "Resharding.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::mesh;
+
+namespace {
+
+/// Working state of a resharding: the split axes per dimension and the
+/// partial axes the current local value has.
+struct State {
+  SmallVector<DimSplitAxes> split;
+  SmallVector<MeshAxis> partial;
+  ReductionKind partialType = ReductionKind::Sum;
+
+  explicit State(const MeshSharding &sharding, size_t rank) {
+    split.resize(rank);
+    if (!sharding)
+      return;
+    for (auto [dim, axes] : llvm::enumerate(sharding.getSplitAxes()))
+      if (dim < rank)
+        split[dim] = DimSplitAxes(axes);
+    partial.assign(sharding.getPartialAxes().begin(),
+                   sharding.getPartialAxes().end());
+    partialType = sharding.getPartialType();
+  }
+
+  MeshSharding toSharding(FlatSymbolRefAttr mesh) const {
+    return MeshSharding(mesh, split, partial, partialType);
+  }
+};
+
+} // namespace
+
+FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
+                                     MeshOp mesh, Value local,
+                                     RankedTensorType global,
+                                     const MeshSharding &from,
+                                     const MeshSharding &to) {
+  MLIRContext *ctx = builder.getContext();
+  FlatSymbolRefAttr meshAttr =
+      FlatSymbolRefAttr::get(ctx, mesh.getSymName());
+  if ((from ? from : MeshSharding(meshAttr, {})) ==
+      (to ? to : MeshSharding(meshAttr, {})))
+    return local;
+  if ((from && from.getMesh() != mesh.getSymName()) ||
+      (to && to.getMesh() != mesh.getSymName()))
+    return emitError(loc)
+           << "unsupported by mesh-spmdization: resharding between meshes";
+  if ((from && (!from.getStaticHaloSizes().empty() ||
+                !from.getStaticShardedDimsOffsets().empty())) ||
+      (to && (!to.getStaticHaloSizes().empty() ||
+              !to.getStaticShardedDimsOffsets().empty())))
+    return emitError(loc) << "unsupported by mesh-spmdization: resharding "
+                             "with halos or sharded_dims_offsets";
+
+  size_t rank = global.getRank();
+  State cur(from, rank);
+  State target(to, rank);
+  for (MeshAxis axis : target.partial)
+    if (!llvm::is_contained(cur.partial, axis))
+      return emitError(loc) << "unsupported by mesh-spmdization: making a "
+                               "value partial over mesh axis "
+                            << axis;
+
+  auto axesAttr = [&](ArrayRef<MeshAxis> axes) {
+    return DenseI16ArrayAttr::get(ctx, axes);
+  };
+  // Retypes `value` for the current state.
+  auto localType = [&]() -> FailureOr<RankedTensorType> {
+    return getLocalType(loc, global, mesh, cur.toSharding(meshAttr));
+  };
+
+  // 1. Complete the partial axes the target does not keep.
+  SmallVector<MeshAxis> reduce;
+  for (MeshAxis axis : cur.partial)
+    if (!llvm::is_contained(target.partial, axis))
+      reduce.push_back(axis);
+  if (!reduce.empty()) {
+    cur.partial.erase(llvm::remove_if(cur.partial,
+                                      [&](MeshAxis a) {
+                                        return llvm::is_contained(reduce, a);
+                                      }),
+                      cur.partial.end());
+    std::optional<int64_t> scatterDim;
+    for (size_t dim = 0; dim < rank && !scatterDim; ++dim) {
+      ArrayRef<MeshAxis> have = cur.split[dim], want = target.split[dim];
+      if (want.size() == have.size() + reduce.size() &&
+          want.take_front(have.size()) == have &&
+          want.drop_front(have.size()) == ArrayRef<MeshAxis>(reduce))
+        scatterDim = dim;
+    }
+    if (scatterDim)
+      llvm::append_range(cur.split[*scatterDim], reduce);
+    FailureOr<RankedTensorType> type = localType();
+    if (failed(type))
+      return failure();
+    auto kind = ReductionKindAttr::get(ctx, cur.partialType);
+    if (scatterDim)
+      local = ReduceScatterOp::create(builder, loc, *type, meshAttr,
+                                      axesAttr(reduce), local, kind,
+                                      builder.getIndexAttr(*scatterDim));
+    else
+      local = AllReduceOp::create(builder, loc, *type, meshAttr,
+                                  axesAttr(reduce), local, kind);
+  }
+
+  // 2. Move a trailing axis from one dimension to the end of another.
+  for (size_t src = 0; src < rank; ++src) {
+    DimSplitAxes &have = cur.split[src];
+    ArrayRef<MeshAxis> want = target.split[src];
+    if (have.empty() || (have.size() <= want.size() &&
+                         ArrayRef<MeshAxis>(have) == want.take_front(have.size())))
+      continue;
+    MeshAxis axis = have.back();
+    for (size_t dst = 0; dst < rank; ++dst) {
+      ArrayRef<MeshAxis> dstHave = cur.split[dst], dstWant = target.split[dst];
+      if (dst == src || dstWant.size() != dstHave.size() + 1 ||
+          dstWant.take_front(dstHave.size()) != dstHave ||
+          dstWant.back() != axis)
+        continue;
+      have.pop_back();
+      cur.split[dst].push_back(axis);
+      FailureOr<RankedTensorType> type = localType();
+      if (failed(type))
+        return failure();
+      local = AllToAllOp::create(builder, loc, *type, meshAttr,
+                                 axesAttr({axis}), local,
+                                 builder.getIndexAttr(dst),
+                                 builder.getIndexAttr(src));
+      break;
+    }
+  }
+
+  // 3. Gather the trailing axes each dimension does not keep.
+  for (size_t dim = 0; dim < rank; ++dim) {
+    DimSplitAxes &have = cur.split[dim];
+    ArrayRef<MeshAxis> want = target.split[dim];
+    size_t common = 0;
+    while (common < have.size() && common < want.size() &&
+           have[common] == want[common])
+      ++common;
+    if (common == have.size())
+      continue;
+    SmallVector<MeshAxis> gathered(have.begin() + common, have.end());
+    have.resize(common);
+    FailureOr<RankedTensorType> type = localType();
+    if (failed(type))
+      return failure();
+    local = AllGatherOp::create(builder, loc, *type, meshAttr,
+                                axesAttr(gathered), local,
+                                builder.getIndexAttr(dim));
+  }
+
+  // 4. Slice the axes each dimension gains.
+  for (size_t dim = 0; dim < rank; ++dim) {
+    DimSplitAxes &have = cur.split[dim];
+    ArrayRef<MeshAxis> want = target.split[dim];
+    if (want.size() == have.size())
+      continue;
+    SmallVector<MeshAxis> sliced(want.begin() + have.size(), want.end());
+    llvm::append_range(have, sliced);
+    FailureOr<RankedTensorType> type = localType();
+    if (failed(type))
+      return failure();
+    local = AllSliceOp::create(builder, loc, *type, meshAttr,
+                               axesAttr(sliced), local,
+                               builder.getIndexAttr(dim));
+  }
+  return local;
+}

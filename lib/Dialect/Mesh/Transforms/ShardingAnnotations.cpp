@@ -1,0 +1,115 @@
+//===- ShardingAnnotations.cpp - write mesh.shard annotations -------------===//
+
+#include "ShardingAnnotations.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+using namespace mlir::mesh;
+
+bool mlir::mesh::hasResultAnnotation(Value value) {
+  return llvm::any_of(value.getUsers(), [&](Operation *user) {
+    auto shard = dyn_cast<ShardOp>(user);
+    return shard && shard.getSrc() == value && !shard.getAnnotateForUsers();
+  });
+}
+
+MeshSharding mlir::mesh::getAnnotatedSharding(Value value) {
+  if (auto shard = value.getDefiningOp<ShardOp>())
+    return MeshSharding::get(shard.getSharding());
+  return MeshSharding();
+}
+
+Value mlir::mesh::createShardingOp(OpBuilder &builder, Location loc,
+                                   const MeshSharding &sharding) {
+  MLIRContext *ctx = builder.getContext();
+  DenseI16ArrayAttr partialAxes;
+  ReductionKindAttr partialType;
+  if (!sharding.getPartialAxes().empty()) {
+    partialAxes = DenseI16ArrayAttr::get(ctx, sharding.getPartialAxes());
+    partialType = ReductionKindAttr::get(ctx, sharding.getPartialType());
+  }
+  return ShardingOp::create(
+      builder, loc, ShardingType::get(ctx), sharding.getMeshAttr(),
+      sharding.getSplitAxesAttr(ctx), partialAxes, partialType,
+      DenseI64ArrayAttr::get(ctx, sharding.getStaticShardedDimsOffsets()),
+      ValueRange(), DenseI64ArrayAttr::get(ctx, sharding.getStaticHaloSizes()),
+      ValueRange());
+}
+
+AnnotationBuilder::AnnotationBuilder(FunctionOpInterface func)
+    : builder(func.getContext()), entry(&func.getFunctionBody().front()) {}
+
+Value AnnotationBuilder::shardingValue(const MeshSharding &sharding) {
+  std::string key;
+  llvm::raw_string_ostream os(key);
+  os << sharding.getMesh() << '|';
+  for (ArrayRef<MeshAxis> dim : sharding.getSplitAxes()) {
+    for (MeshAxis axis : dim)
+      os << axis << ',';
+    os << ';';
+  }
+  os << '|';
+  for (MeshAxis axis : sharding.getPartialAxes())
+    os << axis << ',';
+  os << '|' << static_cast<int>(sharding.getPartialType()) << '|';
+  for (int64_t v : sharding.getStaticHaloSizes())
+    os << v << ',';
+  os << '|';
+  for (int64_t v : sharding.getStaticShardedDimsOffsets())
+    os << v << ',';
+  auto [it, inserted] = shardings.try_emplace(key, Value());
+  if (!inserted)
+    return it->second;
+  OpBuilder::InsertionGuard guard(builder);
+  if (lastShardingOp)
+    builder.setInsertionPointAfter(lastShardingOp);
+  else
+    builder.setInsertionPointToStart(entry);
+  Value value =
+      createShardingOp(builder, entry->getParentOp()->getLoc(), sharding);
+  lastShardingOp = value.getDefiningOp();
+  it->second = value;
+  return value;
+}
+
+void AnnotationBuilder::annotateResult(Value value,
+                                       const MeshSharding &sharding) {
+  Value shardingVal = shardingValue(sharding);
+  OpBuilder::InsertionGuard guard(builder);
+  if (Operation *def = value.getDefiningOp())
+    builder.setInsertionPointAfter(def);
+  else if (value.getParentBlock() == entry)
+    builder.setInsertionPointAfter(lastShardingOp);
+  else
+    builder.setInsertionPointToStart(value.getParentBlock());
+  auto shard = ShardOp::create(builder, value.getLoc(), value.getType(), value,
+                               shardingVal, /*annotate_for_users=*/false);
+  value.replaceAllUsesExcept(shard.getResult(), shard);
+  ++added;
+}
+
+bool AnnotationBuilder::requireOperand(OpOperand &operand,
+                                       const MeshSharding &needed) {
+  Value value = operand.get();
+  if (!isa<RankedTensorType>(value.getType()) || !needed)
+    return false;
+  MeshSharding current(needed.getMeshAttr(), {});
+  if (auto shard = value.getDefiningOp<ShardOp>()) {
+    // Another operand annotation would chain two of them: keep the user's.
+    if (shard.getAnnotateForUsers())
+      return false;
+    if (MeshSharding annotated = MeshSharding::get(shard.getSharding()))
+      current = annotated;
+  }
+  if (current == needed)
+    return false;
+  Value shardingVal = shardingValue(needed);
+  OpBuilder::InsertionGuard guard(builder);
+  builder.setInsertionPoint(operand.getOwner());
+  auto shard = ShardOp::create(builder, value.getLoc(), value.getType(), value,
+                               shardingVal, /*annotate_for_users=*/true);
+  operand.set(shard.getResult());
+  ++added;
+  return true;
+}

@@ -1,0 +1,58 @@
+//===- ShardingAnnotations.h - write mesh.shard annotations -----*- C++ -*-===//
+//
+// How the propagation pass writes its result: mesh.sharding ops (one per
+// distinct sharding) and mesh.shard annotations on values and operands.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MESHSDY_LIB_DIALECT_MESH_TRANSFORMS_SHARDINGANNOTATIONS_H
+#define MESHSDY_LIB_DIALECT_MESH_TRANSFORMS_SHARDINGANNOTATIONS_H
+
+#include "meshsdy/Dialect/Mesh/IR/MeshSharding.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/StringMap.h"
+
+namespace mlir::mesh {
+
+/// True if some mesh.shard without `annotate_for_users` annotates `value`.
+bool hasResultAnnotation(Value value);
+
+/// The sharding `value` is read with: that of the mesh.shard defining it,
+/// else null (an unannotated value is replicated).
+MeshSharding getAnnotatedSharding(Value value);
+
+/// Builds a mesh.sharding op for a sharding without dynamic sizes.
+Value createShardingOp(OpBuilder &builder, Location loc,
+                       const MeshSharding &sharding);
+
+/// Adds mesh.shard annotations to a function; one mesh.sharding op per
+/// distinct sharding, at the start of the entry block.
+class AnnotationBuilder {
+public:
+  explicit AnnotationBuilder(FunctionOpInterface func);
+
+  /// Annotates what `value` is (`mesh.shard %value to %s`) and makes every
+  /// other use read the annotation.
+  void annotateResult(Value value, const MeshSharding &sharding);
+  /// Makes `operand` read its value as `needed`, adding an operand
+  /// annotation unless the value already is so. An operand already annotated
+  /// for users keeps that annotation (two in a row are undefined). Returns
+  /// true if an annotation was added.
+  bool requireOperand(OpOperand &operand, const MeshSharding &needed);
+  /// Number of mesh.shard ops added.
+  unsigned count() const { return added; }
+
+private:
+  Value shardingValue(const MeshSharding &sharding);
+
+  OpBuilder builder;
+  Block *entry;
+  Operation *lastShardingOp = nullptr;
+  llvm::StringMap<Value> shardings;
+  unsigned added = 0;
+};
+
+} // namespace mlir::mesh
+
+#endif // MESHSDY_LIB_DIALECT_MESH_TRANSFORMS_SHARDINGANNOTATIONS_H

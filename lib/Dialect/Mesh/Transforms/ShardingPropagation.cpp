@@ -1,0 +1,325 @@
+//===- ShardingPropagation.cpp - mesh-sharding-propagation ----------------===//
+//
+// A worklist over ops. What is known of each tensor value is a mesh and the
+// split axes of each dimension (`ValueInfo`); user annotations are fixed,
+// everything else only grows. Visiting an op derives the sharding of its loops
+// from its tensors and extends the tensors of the side the current phase may
+// update; a value that changes re-queues its defining op and its users. At the
+// fixpoint the function is annotated with mesh.shard ops.
+//
+//===----------------------------------------------------------------------===//
+
+#include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
+#include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
+#include "meshsdy/Dialect/Mesh/Transforms/ShardingAnnotations.h"
+
+#include "mlir/IR/Builders.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <deque>
+
+namespace mlir::mesh {
+#define GEN_PASS_DEF_MESHSHARDINGPROPAGATION
+#include "meshsdy/Dialect/Mesh/Transforms/Passes.h.inc"
+} // namespace mlir::mesh
+
+using namespace mlir;
+using namespace mlir::mesh;
+
+namespace {
+
+/// Which side of an op a propagation phase may update.
+enum class Direction { Forward, Backward };
+
+/// What propagation knows of one tensor value: a mesh (null while nothing is
+/// known) and the split axes of each dimension. User annotations are fixed.
+struct ValueInfo {
+  FlatSymbolRefAttr mesh;
+  SplitAxes axes;
+  bool fixed = false;
+
+  bool usesAxis(MeshAxis axis) const {
+    return llvm::any_of(axes, [&](const DimSplitAxes &dim) {
+      return llvm::is_contained(dim, axis);
+    });
+  }
+};
+
+class Propagation {
+public:
+  Propagation(FunctionOpInterface func) : func(func) {}
+
+  /// Records the shardings of the user's mesh.shard annotations.
+  LogicalResult absorbAnnotations();
+  /// Runs one phase to its fixpoint.
+  void run(Direction direction);
+  /// Writes the result as mesh.shard annotations. Returns the number of
+  /// annotations added and of ops replicated for lack of a model.
+  std::pair<unsigned, unsigned> materialize();
+
+private:
+  void push(Operation *op) {
+    if (queued.insert(op).second)
+      worklist.push_back(op);
+  }
+  void changed(Value value) {
+    if (Operation *def = value.getDefiningOp())
+      push(def);
+    for (Operation *user : value.getUsers())
+      push(user);
+  }
+  void visit(Operation *op, Direction direction);
+  /// Grows what is known of `value` towards `axes` on `mesh`.
+  void extend(Value value, FlatSymbolRefAttr mesh, const SplitAxes &axes);
+  /// The loop sharding of `op` from what is known of its tensors, and the
+  /// mesh they share (null if none is known).
+  std::pair<LoopSharding, FlatSymbolRefAttr>
+  deriveForOp(ShardingInterface op, ArrayRef<AffineMap> maps);
+
+  FunctionOpInterface func;
+  DenseMap<Value, ValueInfo> info;
+  std::deque<Operation *> worklist;
+  DenseSet<Operation *> queued;
+};
+
+LogicalResult Propagation::absorbAnnotations() {
+  WalkResult result = func.walk([&](ShardOp shard) {
+    MeshSharding sharding = MeshSharding::get(shard.getSharding());
+    if (!sharding) {
+      shard.emitOpError("unsupported by mesh-sharding-propagation: the "
+                        "sharding must be defined by a mesh.sharding op");
+      return WalkResult::interrupt();
+    }
+    ValueInfo fixed;
+    fixed.mesh = sharding.getMeshAttr();
+    for (ArrayRef<MeshAxis> dim : sharding.getSplitAxes())
+      fixed.axes.push_back(DimSplitAxes(dim));
+    fixed.fixed = true;
+    info[shard.getResult()] = fixed;
+    // A result annotation fixes the sharding of the annotated value itself.
+    if (!shard.getAnnotateForUsers())
+      info.try_emplace(shard.getSrc(), fixed);
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+void Propagation::extend(Value value, FlatSymbolRefAttr mesh,
+                         const SplitAxes &axes) {
+  if (!isa<RankedTensorType>(value.getType()) || !mesh)
+    return;
+  ValueInfo &current = info[value];
+  if (current.fixed || (current.mesh && current.mesh != mesh))
+    return;
+  bool grew = false;
+  for (auto [dim, wanted] : llvm::enumerate(axes)) {
+    if (current.axes.size() <= dim)
+      current.axes.resize(dim + 1);
+    DimSplitAxes &have = current.axes[dim];
+    if (wanted.size() <= have.size() ||
+        !llvm::equal(ArrayRef(wanted).take_front(have.size()), have))
+      continue;
+    for (MeshAxis axis : ArrayRef(wanted).drop_front(have.size())) {
+      if (current.usesAxis(axis))
+        break;
+      have.push_back(axis);
+      grew = true;
+    }
+  }
+  while (!current.axes.empty() && current.axes.back().empty())
+    current.axes.pop_back();
+  if (!grew)
+    return;
+  current.mesh = mesh;
+  changed(value);
+}
+
+std::pair<LoopSharding, FlatSymbolRefAttr>
+Propagation::deriveForOp(ShardingInterface op, ArrayRef<AffineMap> maps) {
+  Operation *operation = op.getOperation();
+  SmallVector<Value> tensors(operation->getOperands());
+  llvm::append_range(tensors, operation->getResults());
+
+  FlatSymbolRefAttr mesh;
+  SmallVector<const SplitAxes *> axes(tensors.size(), nullptr);
+  SmallVector<unsigned> fixedFirst, others;
+  for (auto [i, value] : llvm::enumerate(tensors)) {
+    auto it = info.find(value);
+    if (it == info.end() || !it->second.mesh)
+      continue;
+    if (!mesh)
+      mesh = it->second.mesh;
+    if (it->second.mesh != mesh)
+      continue; // Tensors on another mesh say nothing about this one.
+    axes[i] = &it->second.axes;
+    (it->second.fixed ? fixedFirst : others).push_back(i);
+  }
+  llvm::append_range(fixedFirst, others);
+  LoopSharding loops = deriveLoopSharding(
+      op.getLoopIteratorTypes().size(), maps, axes, fixedFirst,
+      getSplittableLoops(op));
+  return {std::move(loops), mesh};
+}
+
+void Propagation::visit(Operation *op, Direction direction) {
+  if (auto shard = dyn_cast<ShardOp>(op)) {
+    // An annotation passes its sharding through unchanged.
+    Value from = direction == Direction::Forward ? shard.getSrc()
+                                                 : shard.getResult();
+    Value to = direction == Direction::Forward ? shard.getResult()
+                                               : shard.getSrc();
+    auto it = info.find(from);
+    if (it != info.end() && it->second.mesh) {
+      ValueInfo known = it->second;
+      extend(to, known.mesh, known.axes);
+    }
+    return;
+  }
+  auto sharded = dyn_cast<ShardingInterface>(op);
+  if (!sharded)
+    return;
+  SmallVector<AffineMap> maps = sharded.getIndexingMaps();
+  if (maps.size() != op->getNumOperands() + op->getNumResults())
+    return; // A model that does not cover the op; leave it replicated.
+  auto [loops, mesh] = deriveForOp(sharded, maps);
+  if (!mesh)
+    return;
+  unsigned first = direction == Direction::Forward ? op->getNumOperands() : 0;
+  unsigned last = direction == Direction::Forward
+                      ? maps.size()
+                      : op->getNumOperands();
+  for (unsigned i = first; i < last; ++i) {
+    Value value = i < op->getNumOperands()
+                      ? op->getOperand(i)
+                      : op->getResult(i - op->getNumOperands());
+    extend(value, mesh, loops.project(maps[i]));
+  }
+}
+
+void Propagation::run(Direction direction) {
+  queued.clear();
+  worklist.clear();
+  // Program order first, so that the result does not depend on hashing.
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op != func.getOperation())
+      push(op);
+  });
+  while (!worklist.empty()) {
+    Operation *op = worklist.front();
+    worklist.pop_front();
+    queued.erase(op);
+    visit(op, direction);
+  }
+}
+
+std::pair<unsigned, unsigned> Propagation::materialize() {
+  AnnotationBuilder annotations(func);
+  unsigned replicatedOps = 0;
+
+  // Result annotations say what each value is, as its definer produces it.
+  auto annotateValue = [&](Value value, const MeshSharding &sharding) {
+    if (isa<RankedTensorType>(value.getType()) && sharding &&
+        !hasResultAnnotation(value))
+      annotations.annotateResult(value, sharding);
+  };
+  for (BlockArgument arg : func.getArguments()) {
+    auto it = info.find(arg);
+    if (it != info.end() && it->second.mesh)
+      annotateValue(arg, MeshSharding(it->second.mesh, it->second.axes));
+  }
+
+  SmallVector<Operation *> ops;
+  func.walk([&](Operation *op) {
+    if (op != func.getOperation() && !isa<ShardOp, ShardingOp>(op))
+      ops.push_back(op);
+  });
+  for (Operation *op : ops) {
+    auto sharded = dyn_cast<ShardingInterface>(op);
+    SmallVector<AffineMap> maps;
+    if (sharded)
+      maps = sharded.getIndexingMaps();
+    if (!sharded ||
+        maps.size() != op->getNumOperands() + op->getNumResults()) {
+      if (op->hasTrait<OpTrait::IsTerminator>())
+        continue;
+      // No model: the op computes on whole tensors.
+      bool any = false;
+      for (OpOperand &operand : op->getOpOperands()) {
+        MeshSharding current = getAnnotatedSharding(operand.get());
+        if (current)
+          any |= annotations.requireOperand(
+              operand, MeshSharding(current.getMeshAttr(), {}));
+      }
+      replicatedOps += any;
+      continue;
+    }
+    auto [loops, mesh] = deriveForOp(sharded, maps);
+    if (!mesh)
+      continue;
+    // Results: what the op produces, partial over its split reductions.
+    SmallVector<utils::IteratorType> iterators =
+        sharded.getLoopIteratorTypes();
+    DimSplitAxes partialAxes = loops.reductionAxes(iterators);
+    ReductionKind partialType = ReductionKind::Sum;
+    if (!partialAxes.empty()) {
+      SmallVector<ReductionKind> kinds =
+          sharded.getReductionLoopIteratorKinds();
+      unsigned r = 0;
+      for (auto [loop, type] : llvm::enumerate(iterators)) {
+        if (type != utils::IteratorType::reduction)
+          continue;
+        if (!loops.loopAxes[loop].empty() && r < kinds.size()) {
+          partialType = kinds[r];
+          break;
+        }
+        ++r;
+      }
+    }
+    for (OpResult result : op->getResults()) {
+      AffineMap map = maps[op->getNumOperands() + result.getResultNumber()];
+      annotateValue(result, MeshSharding(mesh, loops.project(map), partialAxes,
+                                       partialType));
+    }
+    // Operands: what the op needs, where it differs from what the value is.
+    for (OpOperand &operand : op->getOpOperands())
+      annotations.requireOperand(
+          operand,
+          MeshSharding(mesh, loops.project(maps[operand.getOperandNumber()])));
+  }
+  return {annotations.count(), replicatedOps};
+}
+
+struct MeshShardingPropagationPass
+    : mesh::impl::MeshShardingPropagationBase<MeshShardingPropagationPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    FunctionOpInterface func = getOperation();
+    if (func.isExternal())
+      return;
+    Propagation propagation(func);
+    if (failed(propagation.absorbAnnotations()))
+      return signalPassFailure();
+    switch (traversal) {
+    case TraversalOrder::Forward:
+      propagation.run(Direction::Forward);
+      break;
+    case TraversalOrder::Backward:
+      propagation.run(Direction::Backward);
+      break;
+    case TraversalOrder::ForwardBackward:
+      propagation.run(Direction::Forward);
+      propagation.run(Direction::Backward);
+      break;
+    case TraversalOrder::BackwardForward:
+      propagation.run(Direction::Backward);
+      propagation.run(Direction::Forward);
+      break;
+    }
+    auto [added, replicated] = propagation.materialize();
+    numAnnotations += added;
+    numReplicatedOps += replicated;
+  }
+};
+
+} // namespace

@@ -1,0 +1,282 @@
+//===- Spmdization.cpp - mesh-spmdization ---------------------------------===//
+//
+// Rewrites an annotated function op by op, in order. `mapping` holds the
+// per-device value of every original value rewritten so far and `held` the
+// sharding that per-device value is in (absent: replicated). Annotations
+// become reshardings; ops with a ShardingInterface model are rewritten by the
+// model once their operands are in the shardings their loops need; other
+// ops run on replicated operands. The original ops are erased at the end.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Resharding.h"
+#include "ShardingAnnotations.h"
+
+#include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
+#include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
+#include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/RegionUtils.h"
+
+namespace mlir::mesh {
+#define GEN_PASS_DEF_MESHSPMDIZATION
+#include "meshsdy/Dialect/Mesh/Transforms/Passes.h.inc"
+} // namespace mlir::mesh
+
+using namespace mlir;
+using namespace mlir::mesh;
+
+namespace {
+
+/// The result annotation of `value` (a mesh.shard without
+/// annotate_for_users), if any.
+MeshSharding getResultAnnotation(Value value) {
+  for (Operation *user : value.getUsers())
+    if (auto shard = dyn_cast<ShardOp>(user))
+      if (shard.getSrc() == value && !shard.getAnnotateForUsers())
+        return MeshSharding::get(shard.getSharding());
+  return MeshSharding();
+}
+
+class Spmdizer {
+public:
+  explicit Spmdizer(FunctionOpInterface func)
+      : func(func), builder(func.getContext()) {}
+
+  LogicalResult run();
+
+private:
+  LogicalResult rewrite(Operation *op);
+  LogicalResult rewriteSharded(ShardingInterface op, ArrayRef<AffineMap> maps);
+  LogicalResult rewriteReplicated(Operation *op);
+  /// The per-device value of `value` in sharding `wanted` (null: replicated).
+  FailureOr<Value> localAs(Value value, const MeshSharding &wanted,
+                           Location loc);
+  RankedTensorType globalType(Value value) const {
+    auto it = argTypes.find(value);
+    return it != argTypes.end() ? it->second
+                                : dyn_cast<RankedTensorType>(value.getType());
+  }
+  MeshOp lookupMesh(const MeshSharding &sharding) {
+    return sharding ? getMesh(func, sharding.getMeshAttr(), symbolTables)
+                    : MeshOp();
+  }
+
+  FunctionOpInterface func;
+  OpBuilder builder;
+  IRMapping mapping;
+  DenseMap<Value, MeshSharding> held;
+  /// Global types of the function arguments, which are retyped in place.
+  DenseMap<Value, RankedTensorType> argTypes;
+  SymbolTableCollection symbolTables;
+  SmallVector<Type> resultTypes;
+};
+
+FailureOr<Value> Spmdizer::localAs(Value value, const MeshSharding &wanted,
+                                   Location loc) {
+  Value local = mapping.lookupOrNull(value);
+  if (!local)
+    return emitError(loc) << "unsupported by mesh-spmdization: a value "
+                             "defined outside the function body";
+  RankedTensorType global = globalType(value);
+  MeshSharding from = held.lookup(value);
+  if (!global || (!from && !wanted))
+    return local;
+  MeshOp mesh = lookupMesh(from ? from : wanted);
+  if (!mesh)
+    return emitError(loc) << "mesh '" << (from ? from : wanted).getMesh()
+                          << "' not found";
+  return reshard(builder, loc, mesh, local, global, from, wanted);
+}
+
+LogicalResult Spmdizer::rewriteReplicated(Operation *op) {
+  // Whole tensors in: the operands and what the regions use from above.
+  SetVector<Value> inputs(op->getOperands().begin(), op->getOperands().end());
+  getUsedValuesDefinedAbove(op->getRegions(), inputs);
+  SmallVector<std::pair<Value, Value>> restore;
+  for (Value input : inputs) {
+    if (!held.lookup(input))
+      continue;
+    FailureOr<Value> whole = localAs(input, MeshSharding(), op->getLoc());
+    if (failed(whole))
+      return failure();
+    restore.emplace_back(input, mapping.lookup(input));
+    mapping.map(input, *whole);
+  }
+  builder.clone(*op, mapping);
+  // Other users still read the sharded values.
+  for (auto [input, previous] : restore)
+    mapping.map(input, previous);
+  return success();
+}
+
+LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
+                                       ArrayRef<AffineMap> maps) {
+  Operation *operation = op.getOperation();
+  unsigned numOperands = operation->getNumOperands();
+  // What is known: the shardings the operands are held in, then the result
+  // annotations.
+  SmallVector<MeshSharding> known;
+  for (Value operand : operation->getOperands())
+    known.push_back(held.lookup(operand));
+  for (Value result : operation->getResults())
+    known.push_back(getResultAnnotation(result));
+  FlatSymbolRefAttr mesh;
+  for (const MeshSharding &sharding : known)
+    if (sharding && !mesh)
+      mesh = sharding.getMeshAttr();
+  if (!mesh)
+    return rewriteReplicated(operation);
+
+  SmallVector<SplitAxes> axes(known.size());
+  SmallVector<const SplitAxes *> axesPtrs(known.size(), nullptr);
+  SmallVector<unsigned> order;
+  for (auto [i, sharding] : llvm::enumerate(known)) {
+    if (!sharding || sharding.getMeshAttr() != mesh)
+      continue;
+    for (ArrayRef<MeshAxis> dim : sharding.getSplitAxes())
+      axes[i].push_back(DimSplitAxes(dim));
+    axesPtrs[i] = &axes[i];
+    order.push_back(i);
+  }
+  SmallVector<utils::IteratorType> iterators = op.getLoopIteratorTypes();
+  LoopSharding loops = deriveLoopSharding(iterators.size(), maps, axesPtrs,
+                                          order, getSplittableLoops(op));
+
+  SmallVector<Value> localOperands;
+  SmallVector<MeshSharding> operandShardings;
+  for (auto [i, operand] : llvm::enumerate(operation->getOperands())) {
+    MeshSharding needed = MeshSharding(mesh, loops.project(maps[i]));
+    FailureOr<Value> local =
+        isa<RankedTensorType>(operand.getType())
+            ? localAs(operand, needed, operation->getLoc())
+            : FailureOr<Value>(mapping.lookupOrDefault(operand));
+    if (failed(local))
+      return failure();
+    localOperands.push_back(*local);
+    operandShardings.push_back(needed);
+  }
+
+  DimSplitAxes partial = loops.reductionAxes(iterators);
+  ReductionKind kind = ReductionKind::Sum;
+  if (!partial.empty()) {
+    SmallVector<ReductionKind> kinds = op.getReductionLoopIteratorKinds();
+    unsigned r = 0;
+    for (auto [loop, type] : llvm::enumerate(iterators)) {
+      if (type != utils::IteratorType::reduction)
+        continue;
+      if (!loops.loopAxes[loop].empty() && r < kinds.size()) {
+        kind = kinds[r];
+        break;
+      }
+      ++r;
+    }
+  }
+  SmallVector<MeshSharding> resultShardings;
+  for (OpResult result : operation->getResults())
+    resultShardings.push_back(
+        isa<RankedTensorType>(result.getType())
+            ? MeshSharding(mesh, loops.project(maps[numOperands +
+                                            result.getResultNumber()]),
+                         partial, kind)
+            : MeshSharding());
+  if (failed(op.spmdize(localOperands, operandShardings, resultShardings,
+                        mapping, symbolTables, builder)))
+    return failure();
+  for (auto [result, sharding] :
+       llvm::zip(operation->getResults(), resultShardings))
+    if (sharding)
+      held[result] = sharding;
+  return success();
+}
+
+LogicalResult Spmdizer::rewrite(Operation *op) {
+  builder.setInsertionPoint(op);
+  if (isa<ShardingOp>(op))
+    return success();
+  if (auto shard = dyn_cast<ShardOp>(op)) {
+    MeshSharding sharding = MeshSharding::get(shard.getSharding());
+    if (!sharding || !sharding.getDynamicHaloSizes().empty() ||
+        !sharding.getDynamicShardedDimsOffsets().empty())
+      return shard.emitOpError("unsupported by mesh-spmdization: the "
+                               "sharding must be a mesh.sharding op with "
+                               "static sizes");
+    FailureOr<Value> local = localAs(shard.getSrc(), sharding, op->getLoc());
+    if (failed(local))
+      return failure();
+    mapping.map(shard.getResult(), *local);
+    held[shard.getResult()] = sharding;
+    return success();
+  }
+  if (op->hasTrait<OpTrait::ReturnLike>() &&
+      op->getParentOp() == func.getOperation()) {
+    Operation *newOp = builder.clone(*op, mapping);
+    for (Value operand : newOp->getOperands())
+      resultTypes.push_back(operand.getType());
+    return success();
+  }
+  if (auto sharded = dyn_cast<ShardingInterface>(op)) {
+    SmallVector<AffineMap> maps = sharded.getIndexingMaps();
+    if (maps.size() == op->getNumOperands() + op->getNumResults())
+      return rewriteSharded(sharded, maps);
+  }
+  return rewriteReplicated(op);
+}
+
+LogicalResult Spmdizer::run() {
+  Region &body = func.getFunctionBody();
+  if (!body.hasOneBlock())
+    return func.emitOpError("unsupported by mesh-spmdization: a function "
+                            "body with several blocks");
+  Block &entry = body.front();
+
+  for (BlockArgument arg : entry.getArguments()) {
+    mapping.map(arg, arg);
+    auto global = dyn_cast<RankedTensorType>(arg.getType());
+    MeshSharding sharding = getResultAnnotation(arg);
+    if (!global || !sharding)
+      continue;
+    MeshOp mesh = lookupMesh(sharding);
+    if (!mesh)
+      return func.emitOpError("mesh '") << sharding.getMesh() << "' not found";
+    FailureOr<RankedTensorType> local =
+        getLocalType(arg.getLoc(), global, mesh, sharding);
+    if (failed(local))
+      return failure();
+    argTypes[arg] = global;
+    held[arg] = sharding;
+    arg.setType(*local);
+  }
+
+  SmallVector<Operation *> original;
+  for (Operation &op : entry)
+    original.push_back(&op);
+  for (Operation *op : original)
+    if (failed(rewrite(op)))
+      return failure();
+  for (Operation *op : llvm::reverse(original))
+    if (!isa<ShardingOp>(op))
+      op->erase();
+  for (Operation &op : llvm::make_early_inc_range(entry))
+    if (isa<ShardingOp>(op) && op.use_empty())
+      op.erase();
+
+  SmallVector<Type> argumentTypes(entry.getArgumentTypes());
+  func.setFunctionTypeAttr(TypeAttr::get(
+      FunctionType::get(func.getContext(), argumentTypes, resultTypes)));
+  return success();
+}
+
+struct MeshSpmdizationPass
+    : mesh::impl::MeshSpmdizationBase<MeshSpmdizationPass> {
+  void runOnOperation() override {
+    FunctionOpInterface func = getOperation();
+    if (func.isExternal())
+      return;
+    if (failed(Spmdizer(func).run()))
+      signalPassFailure();
+  }
+};
+
+} // namespace

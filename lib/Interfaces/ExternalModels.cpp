@@ -1,0 +1,10 @@
+//===- ExternalModels.cpp - meshsdy interfaces on upstream ops ------------===//
+
+#include "meshsdy/Interfaces/ExternalModels.h"
+
+void mlir::meshsdy::registerShardingInterfaceExternalModels(
+    DialectRegistry &registry) {
+  detail::registerLinalgShardingModels(registry);
+  detail::registerElementwiseShardingModels(registry);
+  detail::registerTensorShardingModels(registry);
+}

@@ -1,0 +1,145 @@
+//===- LinalgShardingModels.cpp - ShardingInterface for linalg ops --------===//
+//
+// Every linalg structured op is a loop nest with indexing maps, which is
+// exactly what ShardingInterface asks for. Reductions are recognised from
+// the op's body (an addf/addi yield is a sum, and so on).
+//
+//===----------------------------------------------------------------------===//
+
+#include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
+#include "meshsdy/Interfaces/ExternalModels.h"
+
+#include "mlir/Analysis/SliceAnalysis.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/IR/Matchers.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::mesh;
+
+namespace {
+
+/// The reduction `combiner` performs, or Generic.
+ReductionKind kindOf(Operation *combiner) {
+  if (!combiner)
+    return ReductionKind::Generic;
+  return llvm::TypeSwitch<Operation *, ReductionKind>(combiner)
+      .Case<arith::AddFOp, arith::AddIOp>([](auto) { return ReductionKind::Sum; })
+      .Case<arith::MulFOp, arith::MulIOp>(
+          [](auto) { return ReductionKind::Product; })
+      .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp,
+            arith::MaxUIOp>([](auto) { return ReductionKind::Max; })
+      .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp,
+            arith::MinUIOp>([](auto) { return ReductionKind::Min; })
+      .Case<arith::AndIOp>([](auto) { return ReductionKind::BitwiseAnd; })
+      .Case<arith::OrIOp>([](auto) { return ReductionKind::BitwiseOr; })
+      .Case<arith::XOrIOp>([](auto) { return ReductionKind::BitwiseXor; })
+      .Default([](Operation *) { return ReductionKind::Generic; });
+}
+
+/// True if `init` is a linalg.fill of the neutral element of `kind`, so that
+/// every device may start its partial reduction from it.
+bool isNeutralInit(Value init, ReductionKind kind) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  if (!fill)
+    return false;
+  Attribute value;
+  if (!matchPattern(fill.getInputs()[0], m_Constant(&value)))
+    return false;
+  switch (kind) {
+  case ReductionKind::Sum:
+  case ReductionKind::BitwiseOr:
+  case ReductionKind::BitwiseXor:
+    return matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) ||
+           matchPattern(fill.getInputs()[0], m_Zero());
+  case ReductionKind::Product:
+    return matchPattern(fill.getInputs()[0], m_OneFloat()) ||
+           matchPattern(fill.getInputs()[0], m_One());
+  default:
+    return false;
+  }
+}
+
+template <typename OpTy>
+struct LinalgShardingModel
+    : ShardingInterface::ExternalModel<LinalgShardingModel<OpTy>, OpTy> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return cast<linalg::LinalgOp>(op).getIteratorTypesArray();
+  }
+
+  SmallVector<ReductionKind> getReductionLoopIteratorKinds(Operation *op) const {
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    unsigned numReductions = linalgOp.getNumReductionLoops();
+    // One combiner for all outputs, or the reduction is generic.
+    ReductionKind kind = ReductionKind::Generic;
+    for (unsigned out = 0; out < linalgOp.getNumDpsInits(); ++out) {
+      SmallVector<Operation *, 4> combiners;
+      if (!matchReduction(linalgOp.getRegionOutputArgs(), out, combiners) ||
+          combiners.size() != 1)
+        return SmallVector<ReductionKind>(numReductions,
+                                          ReductionKind::Generic);
+      ReductionKind outKind = kindOf(combiners.front());
+      if (out > 0 && outKind != kind)
+        outKind = ReductionKind::Generic;
+      kind = outKind;
+    }
+    return SmallVector<ReductionKind>(numReductions, kind);
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    SmallVector<AffineMap> maps = linalgOp.getIndexingMapsArray();
+    if (maps.size() != op->getNumOperands())
+      return {};
+    // Results are the inits, written back.
+    for (OpResult result : op->getResults())
+      maps.push_back(linalgOp.getIndexingMapMatchingResult(result));
+    return maps;
+  }
+
+  LogicalResult spmdize(Operation *op, ArrayRef<Value> localOperands,
+                        ArrayRef<MeshSharding> operandShardings,
+                        ArrayRef<MeshSharding> resultShardings,
+                        IRMapping &mapping,
+                        SymbolTableCollection &symbolTables,
+                        OpBuilder &builder) const {
+    // Each device reduces its own slice; the partial results are combined
+    // later, so an init must not be counted once per device.
+    auto linalgOp = cast<linalg::LinalgOp>(op);
+    for (auto [result, sharding] : llvm::zip(op->getResults(), resultShardings)) {
+      if (!sharding || sharding.getPartialAxes().empty())
+        continue;
+      Value init = linalgOp.getDpsInitOperand(result.getResultNumber())->get();
+      // Look through the mesh.shard annotations to the init's definition.
+      while (auto shard = init.getDefiningOp<ShardOp>())
+        init = shard.getSrc();
+      if (!isNeutralInit(init, sharding.getPartialType()))
+        return op->emitOpError(
+            "unsupported by mesh-spmdization: a reduction split over mesh "
+            "axes needs an init that is a linalg.fill of the reduction's "
+            "neutral element");
+    }
+    return mesh::detail::spmdizeByCloning(op, localOperands, resultShardings,
+                                          mapping, symbolTables, builder);
+  }
+};
+
+template <typename... OpTys>
+void attachToAll(MLIRContext *ctx) {
+  (OpTys::template attachInterface<LinalgShardingModel<OpTys>>(*ctx), ...);
+}
+
+} // namespace
+
+void mlir::meshsdy::detail::registerLinalgShardingModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, linalg::LinalgDialect *) {
+    attachToAll<
+
+#define GET_OP_LIST
+#include "mlir/Dialect/Linalg/IR/LinalgStructuredOps.cpp.inc"
+                >(ctx);
+  });
+}

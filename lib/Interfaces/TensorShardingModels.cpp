@@ -1,0 +1,125 @@
+//===- TensorShardingModels.cpp - ShardingInterface for tensor creation ---===//
+//
+// tensor.empty and tensor-typed arith.constant have no tensor operands: one
+// parallel loop per result dimension, identity result map. Their per-device
+// form is the same op with the per-device type (a splat constant stays a
+// splat; another constant is built whole and sliced).
+//
+//===----------------------------------------------------------------------===//
+
+#include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
+#include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
+#include "meshsdy/Interfaces/ExternalModels.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/DialectRegistry.h"
+
+using namespace mlir;
+using namespace mlir::mesh;
+
+namespace {
+
+/// Shared by the creation ops: loops and maps come from the result type.
+template <typename Model, typename OpTy>
+struct CreationShardingModel
+    : ShardingInterface::ExternalModel<Model, OpTy> {
+  static int64_t rankOf(Operation *op) {
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    return type ? type.getRank() : -1;
+  }
+
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return SmallVector<utils::IteratorType>(std::max<int64_t>(rankOf(op), 0),
+                                            utils::IteratorType::parallel);
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    int64_t rank = rankOf(op);
+    if (rank < 0)
+      return {};
+    MLIRContext *ctx = op->getContext();
+    SmallVector<AffineMap> maps(op->getNumOperands(),
+                                AffineMap::get(rank, 0, ctx));
+    maps.push_back(AffineMap::getMultiDimIdentityMap(rank, ctx));
+    return maps;
+  }
+};
+
+struct EmptyShardingModel
+    : CreationShardingModel<EmptyShardingModel, tensor::EmptyOp> {
+  LogicalResult spmdize(Operation *op, ArrayRef<Value> localOperands,
+                        ArrayRef<MeshSharding>,
+                        ArrayRef<MeshSharding> resultShardings,
+                        IRMapping &mapping,
+                        SymbolTableCollection &symbolTables,
+                        OpBuilder &builder) const {
+    if (!cast<tensor::EmptyOp>(op).getDynamicSizes().empty() &&
+        resultShardings.front() && !resultShardings.front().isReplicated())
+      return op->emitOpError(
+          "unsupported by mesh-spmdization: splitting a dynamic tensor.empty");
+    return mesh::detail::spmdizeByCloning(op, localOperands, resultShardings,
+                                          mapping, symbolTables, builder);
+  }
+};
+
+struct ConstantShardingModel
+    : CreationShardingModel<ConstantShardingModel, arith::ConstantOp> {
+  LogicalResult spmdize(Operation *op, ArrayRef<Value>,
+                        ArrayRef<MeshSharding>,
+                        ArrayRef<MeshSharding> resultShardings,
+                        IRMapping &mapping,
+                        SymbolTableCollection &symbolTables,
+                        OpBuilder &builder) const {
+    auto constant = cast<arith::ConstantOp>(op);
+    auto global = dyn_cast<RankedTensorType>(constant.getType());
+    const MeshSharding &sharding = resultShardings.front();
+    if (!global || !sharding || sharding.isReplicated()) {
+      mapping.map(op->getResult(0), builder.clone(*op)->getResult(0));
+      return success();
+    }
+    MeshOp mesh = getMesh(op, sharding.getMeshAttr(), symbolTables);
+    if (!mesh)
+      return op->emitOpError("mesh '") << sharding.getMesh() << "' not found";
+    FailureOr<RankedTensorType> local =
+        getLocalType(op->getLoc(), global, mesh, sharding);
+    if (failed(local))
+      return failure();
+    auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
+    if (dense && dense.isSplat()) {
+      Value splat = arith::ConstantOp::create(
+          builder, op->getLoc(), *local,
+          DenseElementsAttr::get(*local, dense.getSplatValue<Attribute>()));
+      mapping.map(op->getResult(0), splat);
+      return success();
+    }
+    // Each device keeps its slice of the whole constant.
+    Value whole = builder.clone(*op)->getResult(0);
+    Value current = whole;
+    SmallVector<int64_t> shape(global.getShape());
+    for (auto [dim, axes] : llvm::enumerate(sharding.getSplitAxes())) {
+      if (axes.empty())
+        continue;
+      int64_t groupSize = collectiveProcessGroupSize(axes, mesh.getShape());
+      shape[dim] /= groupSize;
+      current = AllSliceOp::create(
+          builder, op->getLoc(), global.clone(shape), sharding.getMeshAttr(),
+          DenseI16ArrayAttr::get(builder.getContext(), axes), current,
+          builder.getIndexAttr(dim));
+    }
+    mapping.map(op->getResult(0), current);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::meshsdy::detail::registerTensorShardingModels(
+    DialectRegistry &registry) {
+  registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
+    tensor::EmptyOp::attachInterface<EmptyShardingModel>(*ctx);
+  });
+  registry.addExtension(+[](MLIRContext *ctx, arith::ArithDialect *) {
+    arith::ConstantOp::attachInterface<ConstantShardingModel>(*ctx);
+  });
+}

@@ -1,0 +1,182 @@
+"""The SPMD partitioning pipeline, from Python.
+
+    import meshsdy.pipeline as pipeline
+    report = pipeline.spmdize(module, traversal="forward-backward", lower_to=None)
+    print(report.collectives)         # {'mesh.all_gather': 2}
+    print(report.bytes_sent_per_device)
+
+`spmdize` runs the same passes as `mesh-opt --mesh-spmdize-pipeline`
+(`pipeline_string` builds that pipeline), in one PassManager, and lets a
+user insert passes of their own, C++ pass names or Python callables, at
+named points.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Union
+
+from mlir import ir
+from mlir.passmanager import PassManager
+
+import meshsdy  # noqa: F401  (registers the passes)
+
+#: A pass to insert: a pipeline element such as "canonicalize" or
+#: "func.func(cse)", or a Python pass `fn(op: ir.Operation, pass_) -> None`.
+ExtraPass = Union[str, Callable[[ir.Operation, object], None]]
+
+#: Where extra passes may be inserted, in pipeline order.
+INSERTION_POINTS = ("before-propagation", "after-propagation", "after-spmdization", "after-lowering")
+TRAVERSALS = ("forward", "backward", "forward-backward", "backward-forward")
+LOWERINGS = (None, "mesh")
+
+
+def stages(traversal: str = "forward-backward", lower_to: str | None = None) -> dict[str, list[str]]:
+    """The pipeline's passes, grouped by stage (the insertion points follow
+    the stage of the same name)."""
+    if traversal not in TRAVERSALS:
+        raise ValueError(f"traversal must be one of {TRAVERSALS}, got {traversal!r}")
+    if lower_to not in LOWERINGS:
+        raise ValueError(f"lower_to must be one of {LOWERINGS}, got {lower_to!r}")
+    result = {
+        "propagation": [f"func.func(mesh-sharding-propagation{{traversal={traversal}}})"],
+        "spmdization": ["func.func(mesh-spmdization)", "canonicalize", "cse"],
+        "lowering": [],
+    }
+    if lower_to == "mesh":
+        result["lowering"] = [
+            "func.func(mesh-simplify)",
+            "func.func(mesh-lower-all-slice)",
+            "func.func(mesh-lower-process-index)",
+            "canonicalize",
+            "cse",
+        ]
+    return result
+
+
+def pipeline_string(traversal: str = "forward-backward", lower_to: str | None = None) -> str:
+    """The textual pipeline, as `mesh-opt --mesh-spmdize-pipeline` runs it."""
+    passes = [p for group in stages(traversal, lower_to).values() for p in group]
+    return "builtin.module(" + ",".join(passes) + ")"
+
+
+@dataclass
+class SpmdReport:
+    """What partitioning produced."""
+
+    #: Number of collectives of each kind in the result, by op name.
+    collectives: Counter[str] = field(default_factory=Counter)
+    #: Bytes one device sends, summed over all collectives, by op name. Costs
+    #: assume ring algorithms over a group of g devices and a per-device
+    #: operand of b bytes: all_gather (g-1)*b, all_reduce 2*(g-1)/g*b,
+    #: reduce_scatter and all_to_all (g-1)/g*b, all_slice 0; rooted and
+    #: point-to-point ops count what the busiest device sends.
+    bytes_sent_per_device: Counter[str] = field(default_factory=Counter)
+    #: The pipeline that ran, with the extra passes as `<python>`.
+    pipeline: str = ""
+
+    @property
+    def total_bytes_sent_per_device(self) -> float:
+        return float(sum(self.bytes_sent_per_device.values()))
+
+
+def spmdize(
+    module: ir.Module,
+    *,
+    traversal: str = "forward-backward",
+    lower_to: str | None = None,
+    extra_passes: Mapping[str, Sequence[ExtraPass]] | None = None,
+) -> SpmdReport:
+    """Propagates shardings and partitions every function of `module` in
+    place; returns a report on the collectives of the result.
+
+    `extra_passes` maps an insertion point (see INSERTION_POINTS) to passes
+    run there. Raises `ir.MLIRError` with the diagnostics if a pass fails,
+    ValueError for an unknown option or insertion point.
+    """
+    extra = dict(extra_passes or {})
+    for point in extra:
+        if point not in INSERTION_POINTS:
+            raise ValueError(f"unknown insertion point {point!r}; expected one of {INSERTION_POINTS}")
+    groups = stages(traversal, lower_to)
+    order = [
+        ("before-propagation", []),
+        ("propagation", groups["propagation"]),
+        ("after-propagation", []),
+        ("spmdization", groups["spmdization"]),
+        ("after-spmdization", []),
+        ("lowering", groups["lowering"]),
+        ("after-lowering", []),
+    ]
+    with module.context:
+        pm = PassManager("builtin.module")
+        described: list[str] = []
+        for name, passes in order:
+            for p in list(passes) + list(extra.get(name, [])):
+                if isinstance(p, str):
+                    pm.add(p)
+                    described.append(p)
+                elif callable(p):
+                    pm.add(p, name=getattr(p, "__name__", "python-pass"))
+                    described.append("<python>")
+                else:
+                    raise TypeError(f"an extra pass must be a string or a callable, got {type(p).__name__}")
+        pm.run(module.operation)
+    report = collective_report(module)
+    report.pipeline = "builtin.module(" + ",".join(described) + ")"
+    return report
+
+
+def _mesh_shapes(module: ir.Module) -> dict[str, list[int]]:
+    shapes = {}
+    for op in module.body.operations:
+        if op.operation.name == "mesh.mesh":
+            name = ir.StringAttr(op.attributes["sym_name"]).value
+            shapes[name] = list(ir.DenseI64ArrayAttr(op.attributes["shape"]))
+    return shapes
+
+
+def _bytes(type_: ir.Type) -> int:
+    tensor = ir.RankedTensorType(type_)
+    width = tensor.element_type.width if hasattr(tensor.element_type, "width") else 32
+    return math.prod(tensor.shape) * max(width, 8) // 8
+
+
+_RING_FACTOR: dict[str, Callable[[int], float]] = {
+    "mesh.all_gather": lambda g: g - 1,
+    "mesh.all_reduce": lambda g: 2 * (g - 1) / g,
+    "mesh.reduce_scatter": lambda g: (g - 1) / g,
+    "mesh.all_to_all": lambda g: (g - 1) / g,
+    "mesh.all_slice": lambda g: 0,
+    "mesh.broadcast": lambda g: g - 1,
+    "mesh.scatter": lambda g: (g - 1) / g,
+    "mesh.gather": lambda g: 1,
+    "mesh.reduce": lambda g: 1,
+    "mesh.send": lambda g: 1,
+    "mesh.shift": lambda g: 1,
+}
+
+
+def collective_report(module: ir.Module) -> SpmdReport:
+    """Counts the mesh collectives in `module` and estimates the bytes each
+    device sends (see SpmdReport)."""
+    shapes = _mesh_shapes(module)
+    report = SpmdReport()
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        name = op.name
+        if name in _RING_FACTOR:
+            report.collectives[name] += 1
+            mesh = ir.FlatSymbolRefAttr(op.attributes["mesh"]).value
+            axes = list(ir.DenseI16ArrayAttr(op.attributes["mesh_axes"])) if "mesh_axes" in op.attributes else []
+            shape = shapes.get(mesh, [])
+            group = math.prod(shape[a] for a in axes if a < len(shape)) if axes else 1
+            if group > 0 and op.operands and isinstance(op.operands[0].type, ir.RankedTensorType):
+                report.bytes_sent_per_device[name] += _RING_FACTOR[name](group) * _bytes(op.operands[0].type)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return report
