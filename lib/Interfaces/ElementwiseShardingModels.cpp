@@ -76,9 +76,11 @@ struct ElementwiseShardingModel
 
 /// Attaches the model to every elementwise op of `dialect`.
 void attachToElementwiseOps(MLIRContext *ctx, StringRef dialect) {
-  for (RegisteredOperationName name :
-       ctx->getRegisteredOperationsByDialect(dialect))
-    if (name.hasTrait<OpTrait::Elementwise>() &&
+  // getRegisteredOperationsByDialect("math") came back empty when this
+  // extension ran (MLIR 22.1.8, mesh-opt), so scan all registered ops.
+  for (RegisteredOperationName name : ctx->getRegisteredOperations())
+    if (name.getDialectNamespace() == dialect &&
+        name.hasTrait<OpTrait::Elementwise>() &&
         !name.hasInterface<ShardingInterface>())
       name.attachInterface<ElementwiseShardingModel>();
 }

@@ -11,7 +11,7 @@
 
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
-#include "meshsdy/Dialect/Mesh/Transforms/ShardingAnnotations.h"
+#include "ShardingAnnotations.h"
 
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"

@@ -50,7 +50,9 @@ struct MeshSimplifyPass : mesh::impl::MeshSimplifyBase<MeshSimplifyPass> {
 void mlir::mesh::populateSimplificationPatterns(RewritePatternSet &patterns) {
   MLIRContext *ctx = patterns.getContext();
   patterns.add<AllSliceOfAllReduce>(ctx);
-  for (RegisteredOperationName op :
-       ctx->getRegisteredOperationsByDialect(MeshDialect::getDialectNamespace()))
-    op.getCanonicalizationPatterns(patterns, ctx);
+  // getRegisteredOperationsByDialect("mesh") comes back empty in MLIR
+  // 22.1.8 (as for "math", see ElementwiseShardingModels.cpp): scan all.
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    if (op.getDialectNamespace() == MeshDialect::getDialectNamespace())
+      op.getCanonicalizationPatterns(patterns, ctx);
 }

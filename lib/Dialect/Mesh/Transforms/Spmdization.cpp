@@ -39,14 +39,32 @@ MeshSharding getResultAnnotation(Value value) {
   return MeshSharding();
 }
 
+/// Remembers the top-level ops a builder creates in `body`, so that a failed
+/// rewrite can be undone (ops nested in them go with them).
+struct CreatedOps : public OpBuilder::Listener {
+  explicit CreatedOps(Block *body) : body(body) {}
+  void notifyOperationInserted(Operation *op,
+                               OpBuilder::InsertPoint) override {
+    if (op->getBlock() == body)
+      ops.push_back(op);
+  }
+  Block *body;
+  SmallVector<Operation *> ops;
+};
+
 class Spmdizer {
 public:
   explicit Spmdizer(FunctionOpInterface func)
-      : func(func), builder(func.getContext()) {}
+      : func(func), created(&func.getFunctionBody().front()),
+        builder(func.getContext(), &created) {}
 
+  /// Rewrites the function; on failure, leaves it unchanged.
   LogicalResult run();
 
 private:
+  LogicalResult rewriteBody();
+  void undo();
+
   LogicalResult rewrite(Operation *op);
   LogicalResult rewriteSharded(ShardingInterface op, ArrayRef<AffineMap> maps);
   LogicalResult rewriteReplicated(Operation *op);
@@ -64,6 +82,7 @@ private:
   }
 
   FunctionOpInterface func;
+  CreatedOps created;
   OpBuilder builder;
   IRMapping mapping;
   DenseMap<Value, MeshSharding> held;
@@ -117,7 +136,7 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
   unsigned numOperands = operation->getNumOperands();
   // What is known: the shardings the operands are held in, then the result
   // annotations.
-  SmallVector<MeshSharding> known;
+  SmallVector<MeshSharding, 4> known;
   for (Value operand : operation->getOperands())
     known.push_back(held.lookup(operand));
   for (Value result : operation->getResults())
@@ -145,7 +164,7 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
                                           order, getSplittableLoops(op));
 
   SmallVector<Value> localOperands;
-  SmallVector<MeshSharding> operandShardings;
+  SmallVector<MeshSharding, 4> operandShardings;
   for (auto [i, operand] : llvm::enumerate(operation->getOperands())) {
     MeshSharding needed = MeshSharding(mesh, loops.project(maps[i]));
     FailureOr<Value> local =
@@ -173,7 +192,7 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
       ++r;
     }
   }
-  SmallVector<MeshSharding> resultShardings;
+  SmallVector<MeshSharding, 4> resultShardings;
   for (OpResult result : operation->getResults())
     resultShardings.push_back(
         isa<RankedTensorType>(result.getType())
@@ -225,11 +244,26 @@ LogicalResult Spmdizer::rewrite(Operation *op) {
 }
 
 LogicalResult Spmdizer::run() {
-  Region &body = func.getFunctionBody();
-  if (!body.hasOneBlock())
+  if (!func.getFunctionBody().hasOneBlock())
     return func.emitOpError("unsupported by mesh-spmdization: a function "
                             "body with several blocks");
-  Block &entry = body.front();
+  if (succeeded(rewriteBody()))
+    return success();
+  undo();
+  return failure();
+}
+
+void Spmdizer::undo() {
+  for (Operation *op : llvm::reverse(created.ops)) {
+    op->dropAllUses();
+    op->erase();
+  }
+  for (auto [arg, type] : argTypes)
+    arg.setType(type);
+}
+
+LogicalResult Spmdizer::rewriteBody() {
+  Block &entry = func.getFunctionBody().front();
 
   for (BlockArgument arg : entry.getArguments()) {
     mapping.map(arg, arg);

@@ -1,0 +1,48 @@
+// RUN: mesh-opt %s -split-input-file -verify-diagnostics \
+// RUN:   --pass-pipeline='builtin.module(func.func(mesh-sharding-propagation,mesh-spmdization))'
+
+mesh.mesh @mesh_4(shape = 4)
+
+// expected-error @+1 {{'func.func' op unsupported by mesh-spmdization: a function body with several blocks}}
+func.func @several_blocks(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<8xf32>
+  cf.br ^bb1
+^bb1:
+  return %a_s : tensor<8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// expected-error @+1 {{unsupported: dimension 0 of 'tensor<6xf32>' has no single per-device size under this sharding (uneven split, offsets or dynamic sizes)}}
+func.func @uneven(%a: tensor<6xf32>) -> tensor<6xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<6xf32>
+  return %a_s : tensor<6xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+func.func @non_neutral_init(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>, %c: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %s0 = mesh.sharding @mesh_4 split_axes = [[], [0]] : !mesh.sharding
+  %s1 = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s0 : tensor<8x16xf32>
+  %b_s = mesh.shard %b to %s1 : tensor<16x8xf32>
+  // expected-error @+1 {{'linalg.matmul' op unsupported by mesh-spmdization: a reduction split over mesh axes needs an init that is a linalg.fill of the reduction's neutral element}}
+  %m = linalg.matmul ins(%a_s, %b_s : tensor<8x16xf32>, tensor<16x8xf32>) outs(%c : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %m : tensor<8x8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+func.func @sharding_from_argument(%a: tensor<8xf32>, %s: !mesh.sharding) -> tensor<8xf32> {
+  // expected-error @+1 {{'mesh.shard' op unsupported by mesh-sharding-propagation: the sharding must be defined by a mesh.sharding op}}
+  %a_s = mesh.shard %a to %s : tensor<8xf32>
+  return %a_s : tensor<8xf32>
+}

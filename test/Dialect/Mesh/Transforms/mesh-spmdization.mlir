@@ -1,0 +1,163 @@
+// RUN: mesh-opt %s -split-input-file \
+// RUN:   --pass-pipeline='builtin.module(func.func(mesh-sharding-propagation,mesh-spmdization),canonicalize,cse)' | FileCheck %s
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// The MLP layer pattern: batch split over axis 0, weights' output features
+// over axis 1. The second matmul needs its input features whole: one
+// all_gather, no all_reduce.
+// CHECK-LABEL: func.func @two_layers
+// CHECK-SAME:    %[[X:.*]]: tensor<4x16xf32>, %[[W0:.*]]: tensor<16x8xf32>, %[[W1:.*]]: tensor<16x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[M0:.*]] = linalg.matmul ins(%[[X]], %[[W0]] : tensor<4x16xf32>, tensor<16x8xf32>) outs(%{{.*}} : tensor<4x8xf32>)
+// CHECK-NEXT:    %[[G:.*]] = mesh.all_gather %[[M0]] on @mesh_2x2 mesh_axes = [1] gather_axis = 1 : tensor<4x8xf32> -> tensor<4x16xf32>
+// CHECK-NEXT:    %[[M1:.*]] = linalg.matmul ins(%[[G]], %[[W1]] : tensor<4x16xf32>, tensor<16x8xf32>)
+// CHECK-NEXT:    return %[[M1]] : tensor<4x8xf32>
+// CHECK-NOT:     mesh.all_reduce
+func.func @two_layers(%x: tensor<8x16xf32>, %w0: tensor<16x16xf32>, %w1: tensor<16x16xf32>) -> tensor<8x16xf32> {
+  %batch = mesh.sharding @mesh_2x2 split_axes = [[0]] : !mesh.sharding
+  %features = mesh.sharding @mesh_2x2 split_axes = [[], [1]] : !mesh.sharding
+  %x_s = mesh.shard %x to %batch : tensor<8x16xf32>
+  %w0_s = mesh.shard %w0 to %features : tensor<16x16xf32>
+  %w1_s = mesh.shard %w1 to %features : tensor<16x16xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %m0 = linalg.matmul ins(%x_s, %w0_s : tensor<8x16xf32>, tensor<16x16xf32>) outs(%z : tensor<8x16xf32>) -> tensor<8x16xf32>
+  %m1 = linalg.matmul ins(%m0, %w1_s : tensor<8x16xf32>, tensor<16x16xf32>) outs(%z : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %m1 : tensor<8x16xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// Contracting dimension split: partial sums, completed by an all_reduce
+// when the result is wanted replicated.
+// CHECK-LABEL: func.func @partial_to_replicated
+// CHECK-SAME:    (%{{.*}}: tensor<8x8xf32>, %{{.*}}: tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK:         %[[M:.*]] = linalg.matmul
+// CHECK-NEXT:    %[[R:.*]] = mesh.all_reduce %[[M]] on @mesh_2x2 mesh_axes = [0] : tensor<8x8xf32> -> tensor<8x8xf32>
+// CHECK-NEXT:    return %[[R]]
+func.func @partial_to_replicated(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>) -> tensor<8x8xf32> {
+  %s0 = mesh.sharding @mesh_2x2 split_axes = [[], [0]] : !mesh.sharding
+  %s1 = mesh.sharding @mesh_2x2 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s0 : tensor<8x16xf32>
+  %b_s = mesh.shard %b to %s1 : tensor<16x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %m = linalg.matmul ins(%a_s, %b_s : tensor<8x16xf32>, tensor<16x8xf32>) outs(%z : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %r = mesh.sharding @mesh_2x2 split_axes = [[]] : !mesh.sharding
+  %m_r = mesh.shard %m to %r annotate_for_users : tensor<8x8xf32>
+  return %m_r : tensor<8x8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// Partial to split over the same axis: one reduce_scatter.
+// CHECK-LABEL: func.func @partial_to_split
+// CHECK:         %[[M:.*]] = linalg.matmul
+// CHECK-NEXT:    %[[R:.*]] = mesh.reduce_scatter %[[M]] on @mesh_2x2 mesh_axes = [0] scatter_axis = 0 : tensor<8x8xf32> -> tensor<4x8xf32>
+// CHECK-NEXT:    return %[[R]] : tensor<4x8xf32>
+func.func @partial_to_split(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>) -> tensor<8x8xf32> {
+  %s0 = mesh.sharding @mesh_2x2 split_axes = [[], [0]] : !mesh.sharding
+  %s1 = mesh.sharding @mesh_2x2 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s0 : tensor<8x16xf32>
+  %b_s = mesh.shard %b to %s1 : tensor<16x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %m = linalg.matmul ins(%a_s, %b_s : tensor<8x16xf32>, tensor<16x8xf32>) outs(%z : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %m_r = mesh.shard %m to %s1 annotate_for_users : tensor<8x8xf32>
+  return %m_r : tensor<8x8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// Moving a mesh axis from one dimension to another: one all_to_all.
+// CHECK-LABEL: func.func @move_axis
+// CHECK-SAME:    (%[[A:.*]]: tensor<4x8xf32>) -> tensor<8x4xf32>
+// CHECK-NEXT:    %[[T:.*]] = mesh.all_to_all %[[A]] on @mesh_2x2 mesh_axes = [0] split_axis = 1 concat_axis = 0 : tensor<4x8xf32> -> tensor<8x4xf32>
+// CHECK-NEXT:    return %[[T]]
+func.func @move_axis(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %s0 = mesh.sharding @mesh_2x2 split_axes = [[0]] : !mesh.sharding
+  %s1 = mesh.sharding @mesh_2x2 split_axes = [[], [0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s0 : tensor<8x8xf32>
+  %a_t = mesh.shard %a_s to %s1 annotate_for_users : tensor<8x8xf32>
+  return %a_t : tensor<8x8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// Two mesh axes on one dimension, regrouped: gather what is not kept, then
+// slice what is added.
+// CHECK-LABEL: func.func @regroup_axes
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x8xf32>) -> tensor<4x4xf32>
+// CHECK-NEXT:    %[[G:.*]] = mesh.all_gather %[[A]] on @mesh_2x2 mesh_axes = [0, 1] gather_axis = 0 : tensor<2x8xf32> -> tensor<8x8xf32>
+// CHECK-NEXT:    %[[S0:.*]] = mesh.all_slice %[[G]] on @mesh_2x2 mesh_axes = [1] slice_axis = 0 : tensor<8x8xf32> -> tensor<4x8xf32>
+// CHECK-NEXT:    %[[S1:.*]] = mesh.all_slice %[[S0]] on @mesh_2x2 mesh_axes = [0] slice_axis = 1 : tensor<4x8xf32> -> tensor<4x4xf32>
+// CHECK-NEXT:    return %[[S1]]
+func.func @regroup_axes(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %s0 = mesh.sharding @mesh_2x2 split_axes = [[0, 1]] : !mesh.sharding
+  %s1 = mesh.sharding @mesh_2x2 split_axes = [[1], [0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s0 : tensor<8x8xf32>
+  %a_t = mesh.shard %a_s to %s1 annotate_for_users : tensor<8x8xf32>
+  return %a_t : tensor<8x8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// Splat constants become splats of the per-device type; tensor.empty too.
+// CHECK-LABEL: func.func @constants
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK:         %[[C:.*]] = arith.constant dense<1.000000e+00> : tensor<2x3xf32>
+// CHECK:         arith.addf %[[A]], %[[C]] : tensor<2x3xf32>
+func.func @constants(%a: tensor<8x3xf32>) -> tensor<8x3xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<8x3xf32>
+  %c = arith.constant dense<1.0> : tensor<8x3xf32>
+  %r = arith.addf %a_s, %c : tensor<8x3xf32>
+  return %r : tensor<8x3xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// A non-splat constant is built whole and each device keeps its slice.
+// CHECK-LABEL: func.func @dense_constant
+// CHECK:         %[[C:.*]] = arith.constant dense<{{.*}}> : tensor<4xi32>
+// CHECK-NEXT:    %[[S:.*]] = mesh.all_slice %[[C]] on @mesh_4 mesh_axes = [0] slice_axis = 0 : tensor<4xi32> -> tensor<1xi32>
+// CHECK-NEXT:    arith.addi %{{.*}}, %[[S]] : tensor<1xi32>
+func.func @dense_constant(%a: tensor<4xi32>) -> tensor<4xi32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<4xi32>
+  %c = arith.constant dense<[1, 2, 3, 4]> : tensor<4xi32>
+  %r = arith.addi %a_s, %c : tensor<4xi32>
+  return %r : tensor<4xi32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// An op without a model runs on whole tensors.
+// CHECK-LABEL: func.func @no_model
+// CHECK-SAME:    (%[[A:.*]]: tensor<2xf32>, %{{.*}}: f32) -> tensor<8xf32>
+// CHECK:         %[[G:.*]] = mesh.all_gather %[[A]] on @mesh_4 mesh_axes = [0] gather_axis = 0 : tensor<2xf32> -> tensor<8xf32>
+// CHECK-NEXT:    %[[R:.*]] = tensor.insert %{{.*}} into %[[G]]
+func.func @no_model(%a: tensor<8xf32>, %v: f32) -> tensor<8xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<8xf32>
+  %c0 = arith.constant 0 : index
+  %r = tensor.insert %v into %a_s[%c0] : tensor<8xf32>
+  return %r : tensor<8xf32>
+}
