@@ -1,10 +1,17 @@
 //===- MeshOps.cpp - mesh dialect operations ------------------------------===//
+//
+// Op definitions, custom assembly directives and result names. Verifiers live
+// in Verifiers/, folders and canonicalization in MeshCanonicalization.cpp.
+//
+//===----------------------------------------------------------------------===//
 
 #include "meshsdy/Dialect/Mesh/IR/MeshOps.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::mesh;
@@ -42,6 +49,16 @@ static void printDimensionList(OpAsmPrinter &printer, Operation *,
 // mesh.mesh
 //===----------------------------------------------------------------------===//
 
+int64_t MeshOp::getNumDevices() {
+  int64_t count = 1;
+  for (int64_t size : getShape()) {
+    if (ShapedType::isDynamic(size))
+      return ShapedType::kDynamic;
+    count *= size;
+  }
+  return count;
+}
+
 LogicalResult MeshOp::verify() {
   ArrayRef<int64_t> shape = getShape();
   if (shape.empty())
@@ -54,6 +71,56 @@ LogicalResult MeshOp::verify() {
   }
   return success();
 }
+
+//===----------------------------------------------------------------------===//
+// Result names
+//===----------------------------------------------------------------------===//
+
+void MeshShapeOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  if (!getResult().empty())
+    setNameFn(getResult().front(), "mesh_shape");
+}
+
+void ProcessMultiIndexOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  if (!getResult().empty())
+    setNameFn(getResult().front(), "proc_multi_idx");
+}
+
+void ProcessLinearIndexOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getResult(), "proc_linear_idx");
+}
+
+void NeighborsLinearIndicesOp::getAsmResultNames(
+    OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getNeighborDown(), "down_ids");
+  setNameFn(getNeighborUp(), "up_ids");
+}
+
+void ShardingOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getResult(), "sharding");
+}
+
+void ShardOp::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {
+  setNameFn(getResult(), "sharded");
+}
+
+#define MESH_COLLECTIVE_RESULT_NAME(OpT, name)                                 \
+  void OpT::getAsmResultNames(OpAsmSetValueNameFn setNameFn) {                 \
+    setNameFn(getResult(), name);                                              \
+  }
+MESH_COLLECTIVE_RESULT_NAME(AllGatherOp, "all_gather")
+MESH_COLLECTIVE_RESULT_NAME(AllReduceOp, "all_reduce")
+MESH_COLLECTIVE_RESULT_NAME(AllSliceOp, "all_slice")
+MESH_COLLECTIVE_RESULT_NAME(AllToAllOp, "all_to_all")
+MESH_COLLECTIVE_RESULT_NAME(BroadcastOp, "broadcast")
+MESH_COLLECTIVE_RESULT_NAME(GatherOp, "gather")
+MESH_COLLECTIVE_RESULT_NAME(RecvOp, "recv")
+MESH_COLLECTIVE_RESULT_NAME(ReduceOp, "reduce")
+MESH_COLLECTIVE_RESULT_NAME(ReduceScatterOp, "reduce_scatter")
+MESH_COLLECTIVE_RESULT_NAME(ScatterOp, "scatter")
+MESH_COLLECTIVE_RESULT_NAME(SendOp, "send")
+MESH_COLLECTIVE_RESULT_NAME(ShiftOp, "shift")
+#undef MESH_COLLECTIVE_RESULT_NAME
 
 #define GET_OP_CLASSES
 #include "meshsdy/Dialect/Mesh/IR/MeshOps.cpp.inc"

@@ -10,6 +10,8 @@
 
 include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
+include "mlir/IR/CommonAttrConstraints.td"
+include "mlir/IR/EnumAttr.td"
 
 def Mesh_Dialect : Dialect {
   let name = "mesh";
@@ -37,9 +39,107 @@ def Mesh_Dialect : Dialect {
     so CSE and DCE may treat them like any other side-effect-free op. `send`
     and `recv` are the exceptions.
   }];
+  let dependentDialects = [
+    // Folders materialize index constants; canonicalization may insert casts.
+    "::mlir::arith::ArithDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+  // Written by hand: standalone `#mesh.axisarray<[[0], []]>` wraps the
+  // `[[0], []]` that op syntax shows.
+  let useDefaultAttributePrinterParser = 0;
+  let extraClassDeclaration = [{
+    ::mlir::Attribute parseAttribute(::mlir::DialectAsmParser &parser,
+                                     ::mlir::Type type) const override;
+    void printAttribute(::mlir::Attribute attr,
+                        ::mlir::DialectAsmPrinter &printer) const override;
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let hasConstantMaterializer = 1;
 }
 
 class Mesh_Op<string mnemonic, list<Trait> traits = []>
     : Op<Mesh_Dialect, mnemonic, traits>;
+
+//===----------------------------------------------------------------------===//
+// Mesh axes
+//===----------------------------------------------------------------------===//
+
+/// One mesh axis index (`0` is the outermost axis of the mesh).
+def Mesh_MeshAxis : I<16>;
+/// A list of mesh axes, written `[1, 0]` inside op syntax.
+def Mesh_MeshAxesAttr
+    : DenseArrayAttrBase<"DenseI16ArrayAttr", "int16_t", "i16">;
+
+//===----------------------------------------------------------------------===//
+// Reduction kinds
+//===----------------------------------------------------------------------===//
+
+def Mesh_ReductionKind : I32EnumAttr<"ReductionKind",
+    "Reduction of an iterator/mesh dimension.", [
+  I32EnumAttrCase<"Sum", 1, "sum">,
+  I32EnumAttrCase<"Max", 2, "max">,
+  I32EnumAttrCase<"Min", 3, "min">,
+  I32EnumAttrCase<"Product", 4, "product">,
+  // The arithmetic mean of the group's values.
+  I32EnumAttrCase<"Average", 5, "average">,
+  I32EnumAttrCase<"BitwiseAnd", 6, "bitwise_and">,
+  I32EnumAttrCase<"BitwiseOr", 7, "bitwise_or">,
+  I32EnumAttrCase<"BitwiseXor", 8, "bitwise_xor">,
+  // A reduction the dialect does not name; not allowed in a sharding.
+  I32EnumAttrCase<"Generic", 100, "generic">
+]> {
+  let genSpecializedAttr = 0;
+  let cppNamespace = "::mlir::mesh";
+}
+
+def Mesh_ReductionKindAttr
+    : EnumAttr<Mesh_Dialect, Mesh_ReductionKind, "partial"> {
+  // Printed `<sum>`; the parser also takes a bare `sum`, the form the
+  // `partial = sum[1]` clause of `mesh.sharding` is written in.
+  let assemblyFormat = ?;
+  let hasCustomAssemblyFormat = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+def Mesh_Sharding : TypeDef<Mesh_Dialect, "Sharding"> {
+  let mnemonic = "sharding";
+  let summary = "sharding definition";
+  let description = [{
+    The type of the value a `mesh.sharding` op defines and a `mesh.shard` op
+    consumes: `!mesh.sharding`.
+  }];
+  let assemblyFormat = "";
+}
+
+//===----------------------------------------------------------------------===//
+// Attributes
+//===----------------------------------------------------------------------===//
+
+def Mesh_MeshAxesArrayAttr : AttrDef<Mesh_Dialect, "MeshAxesArray"> {
+  let mnemonic = "axisarray";
+  let description = [{
+    For each tensor dimension, the list of mesh axes the dimension is split
+    along, outer axis first. Inside op syntax it is written as a list of lists,
+    `[[0], [1, 2], []]`; on its own as `#mesh.axisarray<[[0], [1, 2], []]>`.
+    At least one sub-list must be present, even if it is empty (`[[]]`).
+  }];
+  let parameters = (ins ArrayRefParameter<"DenseI16ArrayAttr">:$axes);
+  let assemblyFormat = "`[` $axes `]`";
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// Number of tensor dimensions listed (including empty trailing ones).
+    size_t size() const { return getAxes().size(); }
+    auto begin() const { return getAxes().begin(); }
+    auto end() const { return getAxes().end(); }
+    /// Mesh axes of tensor dimension `dim`; empty past the end.
+    ::llvm::ArrayRef<int16_t> getAxesOfDim(size_t dim) const {
+      return dim < size() ? getAxes()[dim].asArrayRef()
+                          : ::llvm::ArrayRef<int16_t>();
+    }
+  }];
+}
 
 #endif // MESHSDY_DIALECT_MESH_IR_MESHBASE_TD

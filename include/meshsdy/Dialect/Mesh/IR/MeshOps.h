@@ -3,12 +3,17 @@
 #ifndef MESHSDY_DIALECT_MESH_IR_MESHOPS_H
 #define MESHSDY_DIALECT_MESH_IR_MESHOPS_H
 
+#include "meshsdy/Dialect/Mesh/IR/MeshAttrs.h"
 #include "meshsdy/Dialect/Mesh/IR/MeshDialect.h"
 #include "mlir/Bytecode/BytecodeOpInterface.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/DestinationStyleOpInterface.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 
 #define GET_OP_CLASSES
 #include "meshsdy/Dialect/Mesh/IR/MeshOps.h.inc"

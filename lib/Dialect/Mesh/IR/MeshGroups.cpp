@@ -1,0 +1,128 @@
+//===- MeshGroups.cpp - mesh lookup and device-group arithmetic -----------===//
+
+#include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+
+using namespace mlir;
+using namespace mlir::mesh;
+
+MeshOp mlir::mesh::getMesh(Operation *from, FlatSymbolRefAttr meshSymbol,
+                           SymbolTableCollection &symbolTable) {
+  if (!from || !meshSymbol)
+    return nullptr;
+  // lookupNearestSymbolFrom tolerates ops without an enclosing symbol table.
+  Operation *symbol = symbolTable.lookupNearestSymbolFrom(from, meshSymbol);
+  return dyn_cast_or_null<MeshOp>(symbol);
+}
+
+FailureOr<MeshOp> mlir::mesh::getMeshOrError(Operation *from,
+                                             FlatSymbolRefAttr meshSymbol,
+                                             SymbolTableCollection &symbolTable) {
+  if (!meshSymbol)
+    return from->emitOpError("expected a 'mesh' symbol");
+  Operation *symbol = symbolTable.lookupNearestSymbolFrom(from, meshSymbol);
+  if (!symbol)
+    return from->emitOpError("undefined mesh symbol ") << meshSymbol;
+  auto mesh = dyn_cast<MeshOp>(symbol);
+  if (!mesh) {
+    InFlightDiagnostic diag = from->emitOpError()
+                              << meshSymbol << " does not name a 'mesh.mesh'";
+    diag.attachNote(symbol->getLoc()) << "symbol defined here";
+    return diag;
+  }
+  return mesh;
+}
+
+SmallVector<int64_t> mlir::mesh::meshAxesSizes(ArrayRef<MeshAxis> meshAxes,
+                                               ArrayRef<int64_t> meshShape) {
+  SmallVector<int64_t> sizes;
+  sizes.reserve(meshAxes.size());
+  for (MeshAxis axis : meshAxes) {
+    bool inRange = axis >= 0 && static_cast<size_t>(axis) < meshShape.size();
+    sizes.push_back(inRange ? meshShape[axis] : ShapedType::kDynamic);
+  }
+  return sizes;
+}
+
+int64_t mlir::mesh::collectiveProcessGroupSize(ArrayRef<MeshAxis> meshAxes,
+                                               ArrayRef<int64_t> meshShape) {
+  int64_t size = 1;
+  for (int64_t axisSize : meshAxesSizes(meshAxes, meshShape)) {
+    if (ShapedType::isDynamic(axisSize))
+      return ShapedType::kDynamic;
+    size *= axisSize;
+  }
+  return size;
+}
+
+int64_t mlir::mesh::collectiveProcessGroupSize(ArrayRef<MeshAxis> meshAxes,
+                                               MeshOp mesh) {
+  return collectiveProcessGroupSize(meshAxes, mesh.getShape());
+}
+
+int64_t mlir::mesh::linearIndex(ArrayRef<int64_t> multiIndex,
+                                ArrayRef<int64_t> shape) {
+  if (multiIndex.size() != shape.size())
+    return ShapedType::kDynamic;
+  int64_t index = 0;
+  for (auto [coord, size] : llvm::zip_equal(multiIndex, shape)) {
+    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(coord))
+      return ShapedType::kDynamic;
+    index = index * size + coord;
+  }
+  return index;
+}
+
+SmallVector<int64_t> mlir::mesh::multiIndex(int64_t linear,
+                                            ArrayRef<int64_t> shape) {
+  if (llvm::any_of(shape, [](int64_t s) { return s <= 0; }))
+    return {};
+  SmallVector<int64_t> coords(shape.size());
+  for (int64_t i = static_cast<int64_t>(shape.size()) - 1; i >= 0; --i) {
+    coords[i] = linear % shape[i];
+    linear /= shape[i];
+  }
+  return coords;
+}
+
+int64_t mlir::mesh::inGroupIndex(ArrayRef<int64_t> device,
+                                 ArrayRef<int64_t> meshShape,
+                                 ArrayRef<MeshAxis> meshAxes) {
+  SmallVector<int64_t> coords;
+  for (MeshAxis axis : meshAxes) {
+    if (axis < 0 || static_cast<size_t>(axis) >= device.size())
+      return ShapedType::kDynamic;
+    coords.push_back(device[axis]);
+  }
+  return linearIndex(coords, meshAxesSizes(meshAxes, meshShape));
+}
+
+SmallVector<int64_t> mlir::mesh::groupIndex(ArrayRef<int64_t> device,
+                                            ArrayRef<MeshAxis> meshAxes) {
+  SmallVector<int64_t> coords;
+  for (auto [axis, coord] : llvm::enumerate(device))
+    if (!llvm::is_contained(meshAxes, static_cast<MeshAxis>(axis)))
+      coords.push_back(coord);
+  return coords;
+}
+
+SmallVector<int64_t> mlir::mesh::inGroupDevice(ArrayRef<int64_t> device,
+                                               ArrayRef<int64_t> inGroup,
+                                               ArrayRef<MeshAxis> meshAxes) {
+  if (inGroup.size() != meshAxes.size())
+    return {};
+  SmallVector<int64_t> coords(device);
+  for (auto [axis, coord] : llvm::zip_equal(meshAxes, inGroup)) {
+    if (axis < 0 || static_cast<size_t>(axis) >= coords.size())
+      return {};
+    coords[axis] = coord;
+  }
+  return coords;
+}
+
+SmallVector<int64_t> mlir::mesh::inGroupMultiIndex(int64_t index,
+                                                   ArrayRef<int64_t> meshShape,
+                                                   ArrayRef<MeshAxis> meshAxes) {
+  return multiIndex(index, meshAxesSizes(meshAxes, meshShape));
+}
