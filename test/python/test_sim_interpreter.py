@@ -282,3 +282,66 @@ def test_out_of_bounds_slice_reports_the_op() -> None:
     """
     with pytest.raises(SimulationError, match=r"'tensor.extract_slice' at .*out of bounds"):
         simulate(src, "f", [np.zeros(4), 3])
+
+
+def test_linalg_elementwise_contract_generate_and_scalar_generic() -> None:
+    src = """
+    #a = affine_map<(d0, d1, d2) -> (d0, d2)>
+    #b = affine_map<(d0, d1, d2) -> (d2, d1)>
+    #c = affine_map<(d0, d1, d2) -> (d0, d1)>
+    func.func @f(%x: tensor<3x4xf32>, %y: tensor<4x2xf32>, %z: tensor<3x2xf32>, %v: tensor<5xi32>, %s: tensor<i32>)
+        -> (tensor<3x4xf32>, tensor<3x2xf32>, tensor<2x3xindex>, tensor<i32>) {
+      %e = tensor.empty() : tensor<3x4xf32>
+      %ex = linalg.elementwise kind=#linalg.elementwise_kind<exp> ins(%x : tensor<3x4xf32>) outs(%e : tensor<3x4xf32>) -> tensor<3x4xf32>
+      %ct = linalg.contract indexing_maps = [#a, #b, #c] ins(%x, %y : tensor<3x4xf32>, tensor<4x2xf32>) outs(%z : tensor<3x2xf32>) -> tensor<3x2xf32>
+      %g = tensor.generate {
+      ^bb0(%i: index, %j: index):
+        %c10 = arith.constant 10 : index
+        %t = arith.muli %i, %c10 : index
+        %u = arith.addi %t, %j : index
+        tensor.yield %u : index
+      } : tensor<2x3xindex>
+      %sum = linalg.generic {indexing_maps = [affine_map<(d0) -> (d0)>, affine_map<(d0) -> ()>], iterator_types = ["reduction"]}
+          ins(%v : tensor<5xi32>) outs(%s : tensor<i32>) {
+      ^bb0(%in: i32, %acc: i32):
+        %r = arith.addi %in, %acc : i32
+        linalg.yield %r : i32
+      } -> tensor<i32>
+      return %ex, %ct, %g, %sum : tensor<3x4xf32>, tensor<3x2xf32>, tensor<2x3xindex>, tensor<i32>
+    }
+    """
+    x, y, z = _f32(3, 4), _f32(4, 2), _f32(3, 2)
+    v = np.array([1, 2, 3, 4, 5], np.int32)
+    ex, ct, g, total = simulate(src, "f", [x, y, z, v, np.array(10, np.int32)])
+    np.testing.assert_allclose(ex, np.exp(x), rtol=1e-6)
+    np.testing.assert_allclose(ct, z + x @ y, rtol=1e-5, atol=1e-5)
+    assert g.tolist() == [[0, 1, 2], [10, 11, 12]]
+    assert total.shape == () and int(total) == 25
+
+
+def test_dynamic_mesh_needs_a_shape() -> None:
+    src = """
+    mesh.mesh @m(shape = 2x?)
+    func.func @f() -> index {
+      %i = mesh.process_linear_index on @m : index
+      return %i : index
+    }
+    """
+    with pytest.raises(SimulationError, match="an SPMD run needs a mesh"):
+        simulate(src, "f", [])
+    (idx,) = simulate(src, "f", [], mesh_shape=[2, 3])
+    assert [int(i) for i in idx] == list(range(6))
+    with pytest.raises(SimulationError, match=r"mesh_shape \[3, 3\] does not match '@m'"):
+        simulate(src, "f", [], mesh_shape=[3, 3])
+
+
+def test_result_type_check_catches_a_bad_cast() -> None:
+    src = """
+    func.func @f(%x: tensor<3xf32>) -> tensor<4xf32> {
+      %d = tensor.cast %x : tensor<3xf32> to tensor<?xf32>
+      %s = tensor.cast %d : tensor<?xf32> to tensor<4xf32>
+      return %s : tensor<4xf32>
+    }
+    """
+    with pytest.raises(SimulationError, match=r"'tensor.cast' at .*produced float32\[3\], the op's type says float32\[4\]"):
+        simulate(src, "f", [np.zeros(3)])

@@ -21,7 +21,7 @@ from . import ops_arith, ops_linalg, ops_mesh, ops_scf_func, ops_tensor  # noqa:
 from .collectives import Mailbox
 from .irutil import dtype_of, static_shape
 from .mesh import Mesh
-from .program import CONTROL, GLOBAL, LOCAL, TERMINATOR, Block, Compiler, Function
+from .program import CONTROL, GLOBAL, LOCAL, Block, Compiler, Function
 from .reductions import SimulationError
 
 __all__ = ["Device", "Interpreter", "simulate"]
@@ -117,6 +117,8 @@ class Interpreter:
                             "collective reached by only some devices (device-dependent control flow)"
                         )
                     outs = st.fn([frame[s] for s in st.operands], self)
+                    if st.result_types:
+                        _check_results(st, outs, active)
                     for s, o in zip(st.results, outs):
                         frame[s] = o
                 elif kind == CONTROL:

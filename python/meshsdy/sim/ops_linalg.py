@@ -23,12 +23,11 @@ import numpy as np
 from mlir import ir
 
 from .irutil import attr_int, attr_ints, dtype_of, has_attr
-from .ops_arith import _u
 from .ops_tensor import open_grid
 from .program import LOCAL, Body, Compiler, Kernel, register, run_body
 from .reductions import SimulationError
 
-__all__ = ["BodyEnv"]
+__all__ = ["BodyEnv", "OperandMap", "Structured"]
 
 
 @dataclass
@@ -424,5 +423,3 @@ def _index(op: ir.OpView, cc: Compiler) -> Kernel:
 
     return Kernel(LOCAL, run)
 
-
-__all__ += ["Structured", "_u"]

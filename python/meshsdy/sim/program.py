@@ -204,7 +204,7 @@ class Compiler:
         operands = tuple(self.slot(v) for v in list(op.operation.operands) + kernel.extra)
         results = tuple(self.slot(r) for r in op.operation.results)
         step = Step(kernel.kind, kernel.fn, operands, results, name, _where(op))
-        if self.check_types and kernel.kind == LOCAL:
+        if self.check_types and kernel.kind in (LOCAL, GLOBAL):
             from .irutil import dtype_of, static_shape
 
             step.result_types = tuple(
