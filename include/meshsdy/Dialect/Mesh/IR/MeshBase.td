@@ -127,7 +127,8 @@ def Mesh_MeshAxesArrayAttr : AttrDef<Mesh_Dialect, "MeshAxesArray"> {
     At least one sub-list must be present, even if it is empty (`[[]]`).
   }];
   let parameters = (ins ArrayRefParameter<"DenseI16ArrayAttr">:$axes);
-  let assemblyFormat = "`[` $axes `]`";
+  // `[[0], []]`, parsed by hand for precise errors on `[]` and bad entries.
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Number of tensor dimensions listed (including empty trailing ones).
