@@ -300,3 +300,25 @@ def test_cli_compare_reads_shardings_from_the_global_program(tmp_path: Path) -> 
     assert r.returncode == 1 and r.stdout.strip().splitlines()[-1] == "disagree"
     r = subprocess.run([sys.executable, "-m", "meshsdy.sim", str(p), "--func", "f"], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and len(r.stdout.strip().splitlines()) == 4
+
+
+def test_resharding_rows_to_columns_with_all_to_all() -> None:
+    global_src = """
+    func.func @f(%x: tensor<8x8xf32>) -> tensor<8x8xf32> {
+      %y = math.tanh %x : tensor<8x8xf32>
+      return %y : tensor<8x8xf32>
+    }
+    """
+    spmd_src = """
+    mesh.mesh @mesh0(shape = 4)
+    func.func @f(%x: tensor<2x8xf32>) -> tensor<8x2xf32> {
+      %y = math.tanh %x : tensor<2x8xf32>
+      %z = mesh.all_to_all %y on @mesh0 mesh_axes = [0] split_axis = 1 concat_axis = 0 : tensor<2x8xf32> -> tensor<8x2xf32>
+      return %z : tensor<8x2xf32>
+    }
+    """
+    mesh = Mesh((4,))
+    x = np.random.default_rng(2).standard_normal((8, 8)).astype(np.float32)
+    (want,) = simulate(global_src, "f", [x])
+    (got,) = simulate(spmd_src, "f", [shard(x, Sharding(split_axes=((0,),)), mesh)])
+    np.testing.assert_array_equal(unshard(got, Sharding(split_axes=((), (0,))), mesh), want)
