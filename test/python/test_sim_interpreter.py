@@ -345,3 +345,15 @@ def test_result_type_check_catches_a_bad_cast() -> None:
     """
     with pytest.raises(SimulationError, match=r"'tensor.cast' at .*produced float32\[3\], the op's type says float32\[4\]"):
         simulate(src, "f", [np.zeros(3)])
+
+
+def test_linalg_on_buffers_is_refused() -> None:
+    src = """
+    func.func @f(%m: memref<4xf32>) {
+      %c = arith.constant 1.0 : f32
+      linalg.fill ins(%c : f32) outs(%m : memref<4xf32>)
+      return
+    }
+    """
+    with pytest.raises(SimulationError, match="linalg on buffers"):
+        simulate(src, "f", [np.zeros(4)])

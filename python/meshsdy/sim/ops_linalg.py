@@ -281,7 +281,12 @@ def _maps_attr(op: ir.OpView) -> list[ir.AffineMap] | None:
 
 
 def _out_dtypes(op: ir.OpView) -> list[np.dtype]:
-    return [dtype_of(r.type) for r in op.operation.results]
+    """Element dtypes of the results; linalg on buffers (no tensor results) is
+    refused here, so no kernel can silently drop its writes."""
+    results = list(op.operation.results)
+    if not results or not all(isinstance(r.type, ir.RankedTensorType) for r in results):
+        raise SimulationError("linalg on buffers (no tensor results) is not supported")
+    return [dtype_of(r.type) for r in results]
 
 
 def _structured(op: ir.OpView, cc: Compiler, maps: list[ir.AffineMap], reduction: list[bool], takes_outputs: bool = True) -> Kernel:
@@ -357,6 +362,7 @@ _CONTRACTIONS: dict[str, tuple[int, list[list[int]], list[bool]]] = {
 @register(*_CONTRACTIONS, "linalg.contract")
 def _contraction(op: ir.OpView, cc: Compiler) -> Kernel:
     name = op.operation.name
+    _out_dtypes(op)
     given = _maps_attr(op)
     if name == "linalg.contract" or given is not None or has_attr(op, "cast"):
         if given is None:
