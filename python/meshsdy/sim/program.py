@@ -23,6 +23,7 @@ from typing import Any
 
 from mlir import ir
 
+from .irutil import dtype_of, static_shape
 from .reductions import SimulationError
 
 __all__ = [
@@ -205,8 +206,6 @@ class Compiler:
         results = tuple(self.slot(r) for r in op.operation.results)
         step = Step(kernel.kind, kernel.fn, operands, results, name, _where(op))
         if self.check_types and kernel.kind in (LOCAL, GLOBAL):
-            from .irutil import dtype_of, static_shape
-
             step.result_types = tuple(
                 (dtype_of(r.type) if _typed(r.type) else None, static_shape(r.type)) for r in op.operation.results
             )
@@ -247,8 +246,7 @@ class Compiler:
 
 
 def _typed(t: ir.Type) -> bool:
-    from .irutil import dtype_of
-
+    """Whether values of type `t` are numpy values (not e.g. `!mesh.sharding`)."""
     try:
         dtype_of(t)
         return True
