@@ -80,14 +80,15 @@ class OperandMap:
         self.dims = [p for _, p in pairs]
         plain = [p for p in self.dims if p is not None]
         self.perm = len(plain) == len(self.dims) and len(set(plain)) == len(plain)
+        #: Operand axes ordered by the loop dim they index (projected permutations only).
+        self.order = sorted(range(len(plain)), key=lambda j: plain[j]) if self.perm else []
 
     def gather(self, arr: Any, idx: list[np.ndarray], n: int) -> Any:
         """`arr` viewed over the `n`-dim iteration space (broadcastable)."""
         if np.ndim(arr) == 0:
             return arr
         if self.perm:
-            order = sorted(range(len(self.dims)), key=lambda j: self.dims[j])
-            view = np.transpose(arr, order)
+            view = np.transpose(arr, self.order)
             missing = [i for i in range(n) if i not in self.dims]
             return np.expand_dims(view, missing) if missing else view
         return arr[tuple(np.asarray(f(idx)) for f in self.fns)]
