@@ -29,6 +29,7 @@ __all__ = [
     "all_to_all",
     "broadcast",
     "gather",
+    "halo_pairs",
     "reduce",
     "reduce_scatter",
     "scatter",
@@ -272,7 +273,7 @@ def shift(
     return out
 
 
-def _halo_pairs(split_axes: Sequence[Sequence[int]], halo_sizes: Sequence[int]) -> list[tuple[int, int]]:
+def halo_pairs(split_axes: Sequence[Sequence[int]], halo_sizes: Sequence[int]) -> list[tuple[int, int]]:
     """Halo sizes per tensor dim: two values per `split_axes` entry, or two
     per non-empty entry (seed 000 says "for each sharded dimension")."""
     n_all = len(split_axes)
@@ -310,7 +311,7 @@ def update_halo(
     mesh = as_mesh(mesh)
     _check(values, mesh)
     out = [np.array(v, copy=True) for v in values]
-    for dim, (lo, hi) in enumerate(_halo_pairs(split_axes, halo_sizes)):
+    for dim, (lo, hi) in enumerate(halo_pairs(split_axes, halo_sizes)):
         axes = list(split_axes[dim])
         if not axes or (lo == 0 and hi == 0):
             continue

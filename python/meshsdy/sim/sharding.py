@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .collectives import _halo_pairs, all_reduce
+from .collectives import all_reduce, halo_pairs
 from .mesh import Mesh, as_mesh
 from .reductions import SimulationError, identity_like
 
@@ -59,7 +59,7 @@ class Sharding:
         """`(lo, hi)` halo sizes for each of `rank` tensor dims."""
         if not self.halo_sizes:
             return [(0, 0)] * rank
-        pairs = _halo_pairs(self.split_axes, self.halo_sizes)
+        pairs = halo_pairs(self.split_axes, self.halo_sizes)
         return (pairs + [(0, 0)] * rank)[:rank]
 
 
