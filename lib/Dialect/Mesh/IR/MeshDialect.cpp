@@ -116,6 +116,52 @@ void ReductionKindAttr::print(AsmPrinter &printer) const {
 // #mesh.axisarray<[[0], []]>
 //===----------------------------------------------------------------------===//
 
+Attribute MeshAxesArrayAttr::parse(AsmParser &parser, Type) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (failed(parser.parseLSquare()))
+    return {};
+  if (succeeded(parser.parseOptionalRSquare())) {
+    parser.emitError(loc, "expected at least one (possibly empty) sub-array "
+                          "of mesh axes, e.g. [[]]");
+    return {};
+  }
+  SmallVector<DenseI16ArrayAttr> axes;
+  auto parseDim = [&]() -> ParseResult {
+    SmallVector<MeshAxis> dimAxes;
+    auto parseAxis = [&]() -> ParseResult {
+      int16_t axis;
+      if (failed(parser.parseInteger(axis)))
+        return failure();
+      dimAxes.push_back(axis);
+      return success();
+    };
+    if (failed(parser.parseLSquare()))
+      return failure();
+    if (failed(parser.parseOptionalRSquare()) &&
+        (failed(parser.parseCommaSeparatedList(AsmParser::Delimiter::None,
+                                               parseAxis)) ||
+         failed(parser.parseRSquare())))
+      return failure();
+    axes.push_back(DenseI16ArrayAttr::get(parser.getContext(), dimAxes));
+    return success();
+  };
+  if (failed(parser.parseCommaSeparatedList(AsmParser::Delimiter::None,
+                                            parseDim)) ||
+      failed(parser.parseRSquare()))
+    return {};
+  return MeshAxesArrayAttr::get(parser.getContext(), axes);
+}
+
+void MeshAxesArrayAttr::print(AsmPrinter &printer) const {
+  printer << '[';
+  llvm::interleaveComma(getAxes(), printer, [&](DenseI16ArrayAttr dim) {
+    printer << '[';
+    llvm::interleaveComma(dim.asArrayRef(), printer);
+    printer << ']';
+  });
+  printer << ']';
+}
+
 LogicalResult
 MeshAxesArrayAttr::verify(function_ref<InFlightDiagnostic()> emitError,
                           ArrayRef<DenseI16ArrayAttr> axes) {

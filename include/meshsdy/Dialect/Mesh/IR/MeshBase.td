@@ -12,6 +12,7 @@ include "mlir/IR/OpBase.td"
 include "mlir/IR/AttrTypeBase.td"
 include "mlir/IR/CommonAttrConstraints.td"
 include "mlir/IR/EnumAttr.td"
+include "meshsdy/Dialect/Mesh/IR/MeshEnums.td"
 
 def Mesh_Dialect : Dialect {
   let name = "mesh";
@@ -74,23 +75,7 @@ def Mesh_MeshAxesAttr
 // Reduction kinds
 //===----------------------------------------------------------------------===//
 
-def Mesh_ReductionKind : I32EnumAttr<"ReductionKind",
-    "Reduction of an iterator/mesh dimension.", [
-  I32EnumAttrCase<"Sum", 1, "sum">,
-  I32EnumAttrCase<"Max", 2, "max">,
-  I32EnumAttrCase<"Min", 3, "min">,
-  I32EnumAttrCase<"Product", 4, "product">,
-  // The arithmetic mean of the group's values.
-  I32EnumAttrCase<"Average", 5, "average">,
-  I32EnumAttrCase<"BitwiseAnd", 6, "bitwise_and">,
-  I32EnumAttrCase<"BitwiseOr", 7, "bitwise_or">,
-  I32EnumAttrCase<"BitwiseXor", 8, "bitwise_xor">,
-  // A reduction the dialect does not name; not allowed in a sharding.
-  I32EnumAttrCase<"Generic", 100, "generic">
-]> {
-  let genSpecializedAttr = 0;
-  let cppNamespace = "::mlir::mesh";
-}
+// Mesh_ReductionKind is in MeshEnums.td (also used for the Python enum).
 
 def Mesh_ReductionKindAttr
     : EnumAttr<Mesh_Dialect, Mesh_ReductionKind, "partial"> {
@@ -127,7 +112,8 @@ def Mesh_MeshAxesArrayAttr : AttrDef<Mesh_Dialect, "MeshAxesArray"> {
     At least one sub-list must be present, even if it is empty (`[[]]`).
   }];
   let parameters = (ins ArrayRefParameter<"DenseI16ArrayAttr">:$axes);
-  let assemblyFormat = "`[` $axes `]`";
+  // `[[0], []]`, parsed by hand for precise errors on `[]` and bad entries.
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
     /// Number of tensor dimensions listed (including empty trailing ones).

@@ -1,0 +1,197 @@
+"""`python -m meshsdy.sim FILE --func f [--mesh-shape 2x4] [--inputs random]
+[--compare-to GLOBAL_FILE]`.
+
+Without `--compare-to`, runs the function and prints each output's shape,
+dtype and checksum (per device for an SPMD program). With it, runs the
+global program on random global inputs, shards them as the global program's
+`mesh.shard` annotations say, runs FILE on every device, unshards its
+outputs and reports whether they agree. Exit status: 0 ok/agree, 1 disagree,
+2 error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+from mlir import ir
+
+from .annotations import argument_shardings, result_shardings
+from .interpreter import simulate
+from .irutil import dtype_of, static_shape
+from .mesh import Mesh
+from .program import Compiler
+from .reductions import SimulationError
+from .sharding import shard, unshard
+
+__all__ = ["main"]
+
+
+def _parse_shape(text: str) -> list[int]:
+    parts = [p for p in re.split(r"[x,\s]+", text.strip()) if p]
+    if not parts or not all(p.isdigit() for p in parts):
+        raise argparse.ArgumentTypeError(f"mesh shape {text!r} is not like 2x4")
+    return [int(p) for p in parts]
+
+
+def _make_input(t: ir.Type, kind: str, rng: np.random.Generator, what: str) -> Any:
+    dtype = dtype_of(t)
+    shape = static_shape(t)
+    if shape is not None and any(s < 0 for s in shape):
+        raise SimulationError(f"{what} has a dynamic type {t}; cannot make inputs for it")
+    dims = shape or ()
+    if kind == "zeros":
+        arr = np.zeros(dims, dtype)
+    elif kind == "ones":
+        arr = np.ones(dims, dtype)
+    elif dtype == np.bool_:
+        arr = rng.integers(0, 2, size=dims).astype(dtype)
+    elif np.issubdtype(dtype, np.integer):
+        arr = rng.integers(-8, 9, size=dims).astype(dtype)
+    else:
+        arr = rng.standard_normal(dims).astype(dtype)
+    return arr if shape is not None else arr[()]
+
+
+def _checksum(a: Any) -> str:
+    arr = np.asarray(a)
+    return f"{float(np.sum(arr.astype(np.float64))):.9g}"
+
+
+def _describe(a: Any) -> str:
+    arr = np.asarray(a)
+    shape = "x".join(str(s) for s in arr.shape) or "scalar"
+    return f"shape {shape} dtype {arr.dtype} checksum {_checksum(arr)}"
+
+
+def _load(path: str, ctx: ir.Context) -> ir.Module:
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    with ctx, ir.Location.unknown():
+        return ir.Module.parse(text)
+
+
+def _first_func(module: ir.Module) -> str:
+    for op in module.body.operations:
+        if op.operation.name == "func.func":
+            return ir.StringAttr(op.operation.attributes["sym_name"]).value
+    raise SimulationError("the module has no function")
+
+
+def _run(args: argparse.Namespace) -> int:
+    import meshsdy  # noqa: F401  (registers the dialects)
+
+    ctx = ir.Context()
+    module = _load(args.file, ctx)
+    func = args.func or _first_func(module)
+    rng = np.random.default_rng(args.seed)
+    if args.compare_to is None:
+        with ctx:
+            compiler = Compiler(module)
+            fn = compiler.function(func)
+            arg_types = fn.arg_types
+        probe_spmd = args.spmd
+        if probe_spmd is None:
+            from .interpreter import DEVICE_OPS
+
+            probe_spmd = bool(compiler.op_names & DEVICE_OPS)
+        if probe_spmd:
+            mesh_shape = args.mesh_shape or _module_mesh(compiler)
+            n = Mesh(tuple(mesh_shape)).num_devices
+            inputs: list[Any] = [
+                [_make_input(t, args.inputs, rng, f"input {i}") for _ in range(n)] for i, t in enumerate(arg_types)
+            ]
+            outs = simulate(module, func, inputs, mesh_shape=mesh_shape, spmd=True)
+            mesh = Mesh(tuple(mesh_shape))
+            for k, per_device in enumerate(outs):
+                for d, v in enumerate(per_device):
+                    print(f"output {k} device {mesh.multi_index(d)}: {_describe(v)}")
+        else:
+            inputs = [_make_input(t, args.inputs, rng, f"input {i}") for i, t in enumerate(arg_types)]
+            outs = simulate(module, func, inputs, mesh_shape=args.mesh_shape, spmd=False)
+            for k, v in enumerate(outs):
+                print(f"output {k}: {_describe(v)}")
+        return 0
+    return _compare(args, ctx, module, func, rng)
+
+
+def _module_mesh(compiler: Compiler) -> list[int]:
+    shapes = [s for s in compiler.meshes.values() if all(x > 0 for x in s)]
+    names = sorted(compiler.mesh_names_used) or sorted(compiler.meshes)
+    if names and names[0] in compiler.meshes and all(x > 0 for x in compiler.meshes[names[0]]):
+        return compiler.meshes[names[0]]
+    if len(shapes) == 1:
+        return shapes[0]
+    raise SimulationError("cannot tell the mesh shape; pass --mesh-shape")
+
+
+def _compare(args: argparse.Namespace, ctx: ir.Context, module: ir.Module, func: str, rng: np.random.Generator) -> int:
+    global_module = _load(args.compare_to, ctx)
+    gfunc = args.global_func or func
+    with ctx:
+        gcompiler = Compiler(global_module)
+        gfn = gcompiler.function(gfunc)
+        in_shardings = argument_shardings(global_module, gfunc)
+        out_shardings = result_shardings(global_module, gfunc)
+        pcompiler = Compiler(module)
+        pcompiler.function(func)
+    mesh_shape = args.mesh_shape or _module_mesh(pcompiler if pcompiler.meshes else gcompiler)
+    mesh = Mesh(tuple(mesh_shape))
+    inputs = [_make_input(t, args.inputs, rng, f"input {i}") for i, t in enumerate(gfn.arg_types)]
+    expected = simulate(global_module, gfunc, inputs, mesh_shape=mesh_shape, spmd=False)
+    sharded = [shard(np.asarray(x), s, mesh) for x, s in zip(inputs, in_shardings)]
+    got = simulate(module, func, sharded, mesh_shape=mesh_shape, spmd=True)
+    if len(got) != len(expected):
+        print(f"disagree: {len(got)} outputs, the global program has {len(expected)}")
+        return 1
+    ok = True
+    for k, (per_device, want, s) in enumerate(zip(got, expected, out_shardings)):
+        try:
+            value = unshard(per_device, s, mesh)
+        except SimulationError as e:
+            print(f"output {k}: disagree ({e})")
+            ok = False
+            continue
+        want = np.asarray(want)
+        if value.shape != want.shape:
+            print(f"output {k}: disagree (shape {list(value.shape)} != {list(want.shape)})")
+            ok = False
+            continue
+        diff = float(np.max(np.abs(value.astype(np.float64) - want.astype(np.float64)))) if value.size else 0.0
+        same = np.allclose(value, want, rtol=args.rtol, atol=args.atol, equal_nan=False)
+        ok &= bool(same)
+        print(f"output {k}: {'agree' if same else 'disagree'} ({_describe(value)}, max abs diff {diff:.3g})")
+    print("agree" if ok else "disagree")
+    return 0 if ok else 1
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of `python -m meshsdy.sim`; returns the exit status."""
+    p = argparse.ArgumentParser(prog="python -m meshsdy.sim", description=__doc__.split("\n\n")[0])
+    p.add_argument("file", help="MLIR file to run (the partitioned one with --compare-to)")
+    p.add_argument("--func", help="function to run (default: the first one)")
+    p.add_argument("--mesh-shape", type=_parse_shape, help="mesh shape, e.g. 2x4 (needed for dynamic meshes)")
+    p.add_argument("--inputs", choices=["random", "zeros", "ones"], default="random")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    mode = p.add_mutually_exclusive_group()
+    mode.add_argument("--spmd", dest="spmd", action="store_const", const=True, help="run on every device")
+    mode.add_argument("--global", dest="spmd", action="store_const", const=False, help="run once")
+    p.add_argument("--compare-to", metavar="GLOBAL_FILE", help="original program to compare against")
+    p.add_argument("--global-func", help="function of GLOBAL_FILE (default: --func)")
+    p.add_argument("--rtol", type=float, default=1e-5)
+    p.add_argument("--atol", type=float, default=1e-5)
+    args = p.parse_args(argv)
+    try:
+        return _run(args)
+    except (SimulationError, OSError) as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    except Exception as e:  # MLIR parse errors
+        if type(e).__name__ == "MLIRError":
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        raise

@@ -1,0 +1,107 @@
+"""Kernels for `func` and `scf`: calls, returns, loops and conditionals.
+
+`scf.for` and `scf.if` run their blocks on the devices whose bounds or
+condition select them; devices keep their own loop counters, so trip counts
+may differ between devices.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from mlir import ir
+
+from .irutil import dtype_of
+from .program import CONTROL, TERMINATOR, Compiler, Kernel, register
+from .reductions import SimulationError
+
+__all__: list[str] = []
+
+
+def _terminator(op: ir.OpView, cc: Compiler) -> Kernel:
+    return Kernel(TERMINATOR, lambda *a: None)
+
+
+register("func.return", "scf.yield", "linalg.yield", "tensor.yield")(_terminator)
+
+
+@register("func.call")
+def _call(op: ir.OpView, cc: Compiler) -> Kernel:
+    callee = ir.FlatSymbolRefAttr(op.operation.attributes["callee"]).value
+    fn = cc.function(callee)
+    operands = [cc.slot(v) for v in op.operation.operands]
+    results = [cc.slot(r) for r in op.operation.results]
+
+    def run(interp: Any, frame: list[Any], active: list[int]) -> None:
+        outs = interp.call(fn, [frame[s] for s in operands], active)
+        for s, o in zip(results, outs):
+            frame[s] = o
+
+    return Kernel(CONTROL, run)
+
+
+@register("scf.for")
+def _for(op: ir.OpView, cc: Compiler) -> Kernel:
+    ops = list(op.operation.operands)
+    lb, ub, step = (cc.slot(v) for v in ops[:3])
+    inits = [cc.slot(v) for v in ops[3:]]
+    results = [cc.slot(r) for r in op.operation.results]
+    iv_dtype = dtype_of(ops[0].type)
+    body = cc.block(op.regions[0].blocks[0])
+    iv_slot, iter_slots = body.args[0], body.args[1:]
+
+    def run(interp: Any, frame: list[Any], active: list[int]) -> None:
+        n = interp.num_devices
+        carried = [list(frame[s]) for s in inits]
+        lbs, ubs, steps = frame[lb], frame[ub], frame[step]
+        iv = [0] * n
+        for d in active:
+            iv[d] = int(lbs[d])
+            if int(steps[d]) <= 0:
+                raise SimulationError(f"scf.for step must be positive, got {int(steps[d])}")
+        live = [d for d in active if iv[d] < int(ubs[d])]
+        while live:
+            frame[iv_slot] = [iv_dtype.type(i) for i in iv]
+            for k, s in enumerate(iter_slots):
+                frame[s] = carried[k]
+            ys = interp.run_block(body, frame, live)
+            for k in range(len(carried)):
+                new = list(carried[k])
+                for d in live:
+                    new[d] = ys[k][d]
+                carried[k] = new
+            for d in live:
+                iv[d] += int(steps[d])
+            live = [d for d in live if iv[d] < int(ubs[d])]
+        for s, c in zip(results, carried):
+            frame[s] = c
+
+    run.blocks = (body,)  # type: ignore[attr-defined]
+    return Kernel(CONTROL, run)
+
+
+@register("scf.if")
+def _if(op: ir.OpView, cc: Compiler) -> Kernel:
+    cond = cc.slot(op.operation.operands[0])
+    results = [cc.slot(r) for r in op.operation.results]
+    then_block = cc.block(op.regions[0].blocks[0])
+    else_block = cc.block(op.regions[1].blocks[0]) if len(op.regions[1].blocks) else None
+
+    def run(interp: Any, frame: list[Any], active: list[int]) -> None:
+        n = interp.num_devices
+        conds = frame[cond]
+        taken = [d for d in active if bool(np.asarray(conds[d]))]
+        other = [d for d in active if not bool(np.asarray(conds[d]))]
+        outs: list[list[Any]] = [[None] * n for _ in results]
+        for block, devs in ((then_block, taken), (else_block, other)):
+            if block is None or not devs:
+                continue
+            ys = interp.run_block(block, frame, devs)
+            for k in range(len(results)):
+                for d in devs:
+                    outs[k][d] = ys[k][d]
+        for s, o in zip(results, outs):
+            frame[s] = o
+
+    return Kernel(CONTROL, run)

@@ -1,0 +1,273 @@
+"""Compile MLIR functions once into flat step lists the interpreter runs fast.
+
+Walking MLIR Python objects is slow, so every op is visited once: its
+attributes are read, a kernel (a closure) is chosen from the op tables, and
+its operands/results become integer slots of a frame. The interpreter then
+only indexes Python lists.
+
+Kernel kinds:
+- `LOCAL`: `fn(args, dev) -> results`, run for each active device on that
+  device's values. `dev` is a `Device` (or a `BodyEnv` inside linalg bodies).
+- `GLOBAL`: `fn(per_device_args, machine) -> per_device_results`, a
+  collective; it sees every device at once.
+- `CONTROL`: `fn(interp, frame, active)`, ops with regions that run blocks
+  (`scf.for`, `scf.if`, `func.call`); they read and write slots themselves.
+- `TERMINATOR`: `scf.yield`, `func.return`, `linalg.yield`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from mlir import ir
+
+from .irutil import dtype_of, static_shape
+from .reductions import SimulationError
+
+__all__ = [
+    "CONTROL",
+    "GLOBAL",
+    "LOCAL",
+    "TERMINATOR",
+    "Block",
+    "Body",
+    "Compiler",
+    "Function",
+    "Kernel",
+    "Step",
+    "register",
+]
+
+LOCAL, GLOBAL, CONTROL, TERMINATOR = 0, 1, 2, 3
+
+
+@dataclass
+class Kernel:
+    """What an op table entry builds for one op.
+
+    `extra` lists values defined outside the op that its kernel needs too
+    (captured by a linalg body); they are appended to the operands.
+    """
+
+    kind: int
+    fn: Callable[..., Any]
+    extra: list[ir.Value] = field(default_factory=list)
+
+
+class Step:
+    """One compiled op: kernel kind and function plus frame slots."""
+
+    __slots__ = ("kind", "fn", "operands", "results", "name", "where", "result_types")
+
+    def __init__(self, kind: int, fn: Callable[..., Any], operands: tuple[int, ...], results: tuple[int, ...], name: str, where: str) -> None:
+        self.kind = kind
+        self.fn = fn
+        self.operands = operands
+        self.results = results
+        self.name = name
+        self.where = where
+        self.result_types: tuple[tuple[Any, tuple[int, ...] | None], ...] = ()
+
+
+@dataclass
+class Block:
+    """A compiled block: argument slots and steps (ending in a terminator)."""
+
+    args: tuple[int, ...]
+    steps: list[Step]
+
+
+@dataclass
+class Function:
+    """A compiled `func.func`."""
+
+    name: str
+    nslots: int
+    body: Block
+    arg_types: list[ir.Type]
+    result_types: list[ir.Type]
+
+
+@dataclass
+class Body:
+    """A compiled linalg/tensor body: runs locally on arrays.
+
+    `captures` are values from outside the body; the owning op passes them
+    after its own operands. Slots `args`, then `captured`, are filled first.
+    """
+
+    nslots: int
+    args: tuple[int, ...]
+    captured: tuple[int, ...]
+    captures: list[ir.Value]
+    steps: list[Step]
+    yields: tuple[int, ...]
+
+
+Builder = Callable[[ir.OpView, "Compiler"], Kernel]
+
+#: op name -> kernel builder; filled by the `ops_*` modules.
+OP_TABLE: dict[str, Builder] = {}
+
+
+def register(*names: str) -> Callable[[Builder], Builder]:
+    """Decorator adding a kernel builder for ops `names`."""
+
+    def deco(fn: Builder) -> Builder:
+        for n in names:
+            OP_TABLE[n] = fn
+        return fn
+
+    return deco
+
+
+def _where(op: ir.OpView | ir.Operation) -> str:
+    return str(op.operation.location)
+
+
+class Compiler:
+    """Compiles the functions of one module, each once, on demand.
+
+    `mesh_of(name)` answers mesh symbol lookups for the mesh kernels;
+    `check_types` wraps kernels to verify result shapes and dtypes.
+    """
+
+    def __init__(self, module: ir.Module, check_types: bool = True) -> None:
+        """Index the module's functions and meshes."""
+        self.module = module
+        self.check_types = check_types
+        self.functions: dict[str, ir.OpView] = {}
+        self.meshes: dict[str, list[int]] = {}
+        self.mesh_names_used: set[str] = set()
+        self.op_names: set[str] = set()
+        self.compiled: dict[str, Function] = {}
+        for op in module.body.operations:
+            name = op.operation.name
+            if name == "func.func":
+                self.functions[ir.StringAttr(op.operation.attributes["sym_name"]).value] = op
+            elif name == "mesh.mesh":
+                sym = ir.StringAttr(op.operation.attributes["sym_name"]).value
+                shape_attr = op.operation.attributes["shape"]
+                self.meshes[sym] = [int(x) for x in ir.DenseI64ArrayAttr(shape_attr)]
+        self._slots: dict[ir.Value, int] = {}
+
+    # -- functions -----------------------------------------------------
+
+    def function(self, name: str) -> Function:
+        """The compiled function `name` (compiled on first use)."""
+        if name in self.compiled:
+            return self.compiled[name]
+        if name not in self.functions:
+            raise SimulationError(f"no function '@{name}' in the module")
+        op = self.functions[name]
+        ftype = ir.FunctionType(ir.TypeAttr(op.operation.attributes["function_type"]).value)
+        if not op.regions[0].blocks:
+            raise SimulationError(f"function '@{name}' has no body")
+        fn = Function(name, 0, Block((), []), list(ftype.inputs), list(ftype.results))
+        self.compiled[name] = fn  # before the body: recursive calls find it
+        saved = self._slots
+        self._slots = {}
+        fn.body = self.block(op.regions[0].blocks[0])
+        fn.nslots = len(self._slots)
+        self._slots = saved
+        return fn
+
+    # -- slots and blocks ------------------------------------------------
+
+    def slot(self, value: ir.Value) -> int:
+        """Frame slot of `value`, allocated on first sight."""
+        s = self._slots.get(value)
+        if s is None:
+            s = self._slots[value] = len(self._slots)
+        return s
+
+    def block(self, block: ir.Block) -> Block:
+        """Compile a block of the current function (same frame)."""
+        args = tuple(self.slot(a) for a in block.arguments)
+        steps = [self.step(op) for op in block.operations]
+        return Block(args, steps)
+
+    def step(self, op: ir.OpView) -> Step:
+        """Compile one op through the op table."""
+        name = op.operation.name
+        self.op_names.add(name)
+        builder = OP_TABLE.get(name)
+        if builder is None:
+            raise SimulationError(f"the simulator does not support '{name}' (at {_where(op)})")
+        if name.startswith("mesh."):
+            if "mesh" in op.operation.attributes:
+                self.mesh_names_used.add(attr_mesh_name(op))
+        kernel = builder(op, self)
+        if kernel.kind == CONTROL:
+            return Step(CONTROL, kernel.fn, (), (), name, _where(op))
+        operands = tuple(self.slot(v) for v in list(op.operation.operands) + kernel.extra)
+        results = tuple(self.slot(r) for r in op.operation.results)
+        step = Step(kernel.kind, kernel.fn, operands, results, name, _where(op))
+        if self.check_types and kernel.kind in (LOCAL, GLOBAL):
+            step.result_types = tuple(
+                (dtype_of(r.type) if _typed(r.type) else None, static_shape(r.type)) for r in op.operation.results
+            )
+        return step
+
+    def body(self, block: ir.Block) -> Body:
+        """Compile a linalg/tensor body block with its own slots, recording the
+        outside values it uses."""
+        saved = self._slots
+        self._slots = {}
+        args = tuple(self.slot(a) for a in block.arguments)
+        local: set[ir.Value] = set(block.arguments)
+        for op in block.operations:
+            local.update(op.operation.results)
+        captures: list[ir.Value] = []
+        for op in block.operations:
+            if len(op.operation.regions):
+                raise SimulationError(
+                    f"'{op.operation.name}' with regions inside a '{block.owner.name}' body is not supported"
+                )
+            for v in op.operation.operands:
+                if v not in local and v not in captures:
+                    captures.append(v)
+        captured = tuple(self.slot(v) for v in captures)
+        steps = []
+        yields: tuple[int, ...] = ()
+        for op in block.operations:
+            st = self.step(op)
+            if st.kind == TERMINATOR:
+                yields = st.operands
+            elif st.kind != LOCAL:
+                raise SimulationError(f"'{st.name}' is not supported inside a body (at {st.where})")
+            else:
+                steps.append(st)
+        body = Body(len(self._slots), args, captured, captures, steps, yields)
+        self._slots = saved
+        return body
+
+
+def _typed(t: ir.Type) -> bool:
+    """Whether values of type `t` are numpy values (not e.g. `!mesh.sharding`)."""
+    try:
+        dtype_of(t)
+        return True
+    except SimulationError:
+        return False
+
+
+def attr_mesh_name(op: ir.OpView) -> str:
+    """The `mesh` symbol an op refers to."""
+    return ir.FlatSymbolRefAttr(op.operation.attributes["mesh"]).value
+
+
+def run_body(body: Body, args: list[Any], captures: list[Any], env: Any) -> list[Any]:
+    """Evaluate a compiled body on (array) arguments; returns the yielded values."""
+    frame: list[Any] = [None] * body.nslots
+    for s, v in zip(body.args, args):
+        frame[s] = v
+    for s, v in zip(body.captured, captures):
+        frame[s] = v
+    for st in body.steps:
+        out = st.fn([frame[s] for s in st.operands], env)
+        for s, v in zip(st.results, out):
+            frame[s] = v
+    return [frame[s] for s in body.yields]
