@@ -180,3 +180,120 @@ def collective_report(module: ir.Module) -> SpmdReport:
 
     module.operation.walk(visit)
     return report
+
+
+@dataclass
+class Comparison:
+    """Result of `partition_and_compare`."""
+
+    #: Outputs of the original program (global arrays).
+    expected: list
+    #: Outputs of the partitioned program, unsharded to global arrays.
+    actual: list
+    #: The partitioned module's text.
+    partitioned: str
+    report: SpmdReport
+    #: Largest absolute difference over all outputs.
+    max_abs_error: float = 0.0
+
+    def agrees(self, rtol: float = 1e-5, atol: float = 1e-5) -> bool:
+        """True if every output matches within the tolerances."""
+        import numpy as np
+
+        return all(
+            np.asarray(a).shape == np.asarray(e).shape and np.allclose(a, e, rtol=rtol, atol=atol)
+            for a, e in zip(self.actual, self.expected, strict=True)
+        )
+
+
+def partition_and_compare(
+    source: str,
+    func_name: str,
+    inputs: Sequence | None = None,
+    *,
+    traversal: str = "forward-backward",
+    seed: int = 0,
+    context: ir.Context | None = None,
+) -> Comparison:
+    """Partitions the annotated global program `source` and runs both the
+    original and the partitioned program in `meshsdy.sim`.
+
+    The inputs (random normal arrays for each tensor argument when None) go
+    to the original whole; the partitioned program gets them sharded as
+    propagation annotated the arguments, and its outputs are unsharded (and
+    partial results reduced) the same way before comparison.
+    """
+    import numpy as np
+
+    from . import sim
+    from .sim.annotations import argument_shardings, result_shardings
+
+    ctx = context or ir.Context()
+    with ctx:
+        global_module = ir.Module.parse(source)
+        if inputs is None:
+            rng = np.random.default_rng(seed)
+            inputs = [_random_input(arg.type, rng) for arg in _func_args(global_module, func_name)]
+        expected = sim.simulate(global_module, func_name, list(inputs))
+
+        # The shardings of the arguments and results are those propagation
+        # annotated: read them from the module as it is after propagation.
+        after_propagation: list[str] = []
+
+        def capture(op: ir.Operation, pass_: object) -> None:
+            after_propagation.append(str(op))
+
+        partitioned = ir.Module.parse(source)
+        report = spmdize(partitioned, traversal=traversal, extra_passes={"after-propagation": [capture]})
+        annotated = ir.Module.parse(after_propagation[-1])
+        arg_shardings = argument_shardings(annotated, func_name)
+        out_shardings = result_shardings(annotated, func_name)
+        mesh = _sim_mesh(annotated)
+
+        devices = math.prod(mesh.shape)
+        per_device_inputs = [
+            sim.shard(x, s, mesh) if isinstance(x, np.ndarray) and x.ndim else [x] * devices
+            for x, s in zip(inputs, arg_shardings, strict=True)
+        ]
+        outputs = sim.simulate(partitioned, func_name, per_device_inputs, spmd=True)
+        actual = [sim.unshard(out, s, mesh) for out, s in zip(outputs, out_shardings, strict=True)]
+    errors = [float(np.max(np.abs(np.asarray(a) - np.asarray(e)))) if np.size(e) else 0.0
+              for a, e in zip(actual, expected, strict=True)]
+    return Comparison(
+        expected=list(expected),
+        actual=actual,
+        partitioned=str(partitioned),
+        report=report,
+        max_abs_error=max(errors, default=0.0),
+    )
+
+
+def _func_args(module: ir.Module, name: str) -> list[ir.Value]:
+    for op in module.body.operations:
+        if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == name:
+            return list(op.regions[0].blocks[0].arguments)
+    raise ValueError(f"no function @{name} in the module")
+
+
+def _random_input(type_: ir.Type, rng):
+    import numpy as np
+
+    shape = list(type_.shape) if isinstance(type_, ir.RankedTensorType) else []
+    element = type_.element_type if isinstance(type_, ir.RankedTensorType) else type_
+    if isinstance(element, ir.IntegerType):
+        value = rng.integers(-8, 8, size=shape).astype(f"int{element.width}")
+    else:
+        dtype = np.float64 if isinstance(element, ir.F64Type) else np.float32
+        value = rng.standard_normal(shape).astype(dtype)
+    return value if shape or isinstance(type_, ir.RankedTensorType) else value[()]
+
+
+def _sim_mesh(module: ir.Module):
+    """The module's one mesh, as the simulator's Mesh."""
+    from . import sim
+
+    shapes = _mesh_shapes(module)
+    if len(shapes) != 1:
+        raise ValueError(f"partition_and_compare needs exactly one mesh.mesh, found {len(shapes)}")
+    ((name, shape),) = shapes.items()
+    return sim.Mesh(tuple(shape), name)

@@ -57,15 +57,21 @@ def _func(module: ir.Module, name: str) -> ir.OpView:
 
 
 def argument_shardings(module: ir.Module, func_name: str) -> list[Sharding]:
-    """For each argument, the sharding of the first `mesh.shard` applied to it
-    (replicated if none)."""
+    """For each argument, the sharding of the first `mesh.shard` (without
+    `annotate_for_users`) applied to it (replicated if none)."""
     fn = _func(module, func_name)
     result = []
     for arg in fn.regions[0].blocks[0].arguments:
         found = Sharding()
         for use in arg.uses:
             owner = use.owner.operation if hasattr(use.owner, "operation") else use.owner
-            if owner.name == "mesh.shard" and use.operand_number == 0:
+            # An operand annotation (annotate_for_users) says how one user
+            # reads the argument, not how the argument is distributed.
+            if (
+                owner.name == "mesh.shard"
+                and use.operand_number == 0
+                and "annotate_for_users" not in owner.attributes
+            ):
                 found = _sharding_of_shard(owner)
                 break
         result.append(found)

@@ -228,20 +228,36 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
       annotateValue(arg, MeshSharding(it->second.mesh, it->second.axes));
   }
 
-  SmallVector<Operation *> ops;
-  func.walk([&](Operation *op) {
-    if (op != func.getOperation() && !isa<ShardOp, ShardingOp>(op))
-      ops.push_back(op);
-  });
-  for (Operation *op : ops) {
-    auto sharded = dyn_cast<ShardingInterface>(op);
+  // Decide everything before the IR changes: annotations replace operands
+  // with values propagation knows nothing about.
+  struct Decision {
+    Operation *op;
+    ShardingInterface sharded; // null: no model, run on whole tensors
     SmallVector<AffineMap> maps;
-    if (sharded)
-      maps = sharded.getIndexingMaps();
-    if (!sharded ||
-        maps.size() != op->getNumOperands() + op->getNumResults()) {
-      if (op->hasTrait<OpTrait::IsTerminator>())
-        continue;
+    LoopSharding loops;
+    FlatSymbolRefAttr mesh;
+  };
+  SmallVector<Decision> decisions;
+  func.walk([&](Operation *op) {
+    if (op == func.getOperation() || isa<ShardOp, ShardingOp>(op))
+      return;
+    Decision decision{op, dyn_cast<ShardingInterface>(op), {}, {}, {}};
+    if (decision.sharded) {
+      decision.maps = decision.sharded.getIndexingMaps();
+      if (decision.maps.size() != op->getNumOperands() + op->getNumResults())
+        decision.sharded = nullptr;
+    }
+    if (decision.sharded)
+      std::tie(decision.loops, decision.mesh) =
+          deriveForOp(decision.sharded, decision.maps);
+    else if (op->hasTrait<OpTrait::IsTerminator>())
+      return;
+    decisions.push_back(std::move(decision));
+  });
+
+  for (Decision &decision : decisions) {
+    Operation *op = decision.op;
+    if (!decision.sharded) {
       // No model: the op computes on whole tensors.
       bool any = false;
       for (OpOperand &operand : op->getOpOperands()) {
@@ -253,17 +269,19 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
       replicatedOps += any;
       continue;
     }
-    auto [loops, mesh] = deriveForOp(sharded, maps);
+    FlatSymbolRefAttr mesh = decision.mesh;
     if (!mesh)
       continue;
+    const LoopSharding &loops = decision.loops;
+    ArrayRef<AffineMap> maps = decision.maps;
     // Results: what the op produces, partial over its split reductions.
     SmallVector<utils::IteratorType> iterators =
-        sharded.getLoopIteratorTypes();
+        decision.sharded.getLoopIteratorTypes();
     DimSplitAxes partialAxes = loops.reductionAxes(iterators);
     ReductionKind partialType = ReductionKind::Sum;
     if (!partialAxes.empty()) {
       SmallVector<ReductionKind> kinds =
-          sharded.getReductionLoopIteratorKinds();
+          decision.sharded.getReductionLoopIteratorKinds();
       unsigned r = 0;
       for (auto [loop, type] : llvm::enumerate(iterators)) {
         if (type != utils::IteratorType::reduction)
@@ -278,7 +296,7 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
     for (OpResult result : op->getResults()) {
       AffineMap map = maps[op->getNumOperands() + result.getResultNumber()];
       annotateValue(result, MeshSharding(mesh, loops.project(map), partialAxes,
-                                       partialType));
+                                         partialType));
     }
     // Operands: what the op needs, where it differs from what the value is.
     for (OpOperand &operand : op->getOpOperands())

@@ -230,9 +230,21 @@ LogicalResult Spmdizer::rewrite(Operation *op) {
   }
   if (op->hasTrait<OpTrait::ReturnLike>() &&
       op->getParentOp() == func.getOperation()) {
+    // A function result is sharded as its annotation says; an unannotated
+    // one is replicated, whatever the op that computed it produced.
+    SmallVector<Value> results;
+    for (Value operand : op->getOperands()) {
+      FailureOr<Value> local =
+          isa<RankedTensorType>(operand.getType())
+              ? localAs(operand, getAnnotatedSharding(operand), op->getLoc())
+              : FailureOr<Value>(mapping.lookupOrDefault(operand));
+      if (failed(local))
+        return failure();
+      results.push_back(*local);
+      resultTypes.push_back(local->getType());
+    }
     Operation *newOp = builder.clone(*op, mapping);
-    for (Value operand : newOp->getOperands())
-      resultTypes.push_back(operand.getType());
+    newOp->setOperands(results);
     return success();
   }
   if (auto sharded = dyn_cast<ShardingInterface>(op)) {

@@ -78,8 +78,9 @@ def MeshSpmdization
     runs: per-device tensor types in the signature and the body, and the
     collectives that move data between the shardings the annotations name.
 
-    - A function argument is sharded as its result annotation says; a
-      function result as the value returned.
+    - A function argument is sharded as its result annotation says, a
+      function result as the annotation of the returned value (replicated
+      if it has none).
     - An op with a `ShardingInterface` model gets its operands in the
       shardings that its loop sharding implies (derived from the operand
       annotations, then the result annotations) and is rewritten by the
