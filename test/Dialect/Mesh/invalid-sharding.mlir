@@ -273,9 +273,9 @@ func.func @annotate_on_same_result_same_value_with_different_sharding(
     %arg0 : tensor<4x8xf32>) -> () {
   %sharding1 = mesh.sharding @mesh0 split_axes = [[0]] : !mesh.sharding
   %sharding2 = mesh.sharding @mesh0 split_axes = [[1]] : !mesh.sharding
-  // expected-note @+1 {{first annotation here}}
+  // expected-error @+1 {{'mesh.shard' op value has another result annotation with a different sharding}}
   %0 = mesh.shard %arg0 to %sharding1 : tensor<4x8xf32>
-  // expected-error @+1 {{'mesh.shard' op value already has a result annotation with a different sharding}}
+  // expected-note @+1 {{other annotation here}}
   %1 = mesh.shard %arg0 to %sharding2 : tensor<4x8xf32>
   return
 }

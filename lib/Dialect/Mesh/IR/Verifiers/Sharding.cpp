@@ -180,19 +180,20 @@ LogicalResult ShardOp::verify() {
     return diag;
   }
   if (!getAnnotateForUsers()) {
-    // Another result annotation of the same value, earlier in this block.
+    // All result annotations of a value must agree. Comparing each with the
+    // first one in the value's use list is enough, and keeps verification
+    // linear when a value has many annotations.
     for (Operation *user : getSrc().getUsers()) {
       auto other = dyn_cast<ShardOp>(user);
-      if (!other || other == *this || other.getAnnotateForUsers() ||
-          other->getBlock() != (*this)->getBlock() ||
-          !other->isBeforeInBlock(*this))
+      if (!other || other.getAnnotateForUsers() || other.getSrc() != getSrc())
         continue;
-      if (!knownDifferent(other.getSharding(), getSharding()))
-        continue;
-      InFlightDiagnostic diag = emitOpError(
-          "value already has a result annotation with a different sharding");
-      diag.attachNote(other.getLoc()) << "first annotation here";
-      return diag;
+      if (other != *this && knownDifferent(other.getSharding(), getSharding())) {
+        InFlightDiagnostic diag = emitOpError(
+            "value has another result annotation with a different sharding");
+        diag.attachNote(other.getLoc()) << "other annotation here";
+        return diag;
+      }
+      break;
     }
   }
   return success();
