@@ -41,6 +41,13 @@ def test_mlp_example_agrees_with_one_all_gather() -> None:
     assert dict(result.report.collectives) == {"mesh.all_gather": 1}
 
 
+def test_attention_example_agrees_with_one_all_reduce() -> None:
+    source = (ROOT / "examples" / "attention.mlir").read_text()
+    result = pipeline.partition_and_compare(source, "attention")
+    assert result.agrees(rtol=1e-4, atol=1e-4), result.max_abs_error
+    assert dict(result.report.collectives) == {"mesh.all_reduce": 1}
+
+
 def test_dropping_a_collective_is_caught() -> None:
     """The comparison is not vacuous: a partitioned program without its
     all_reduce disagrees."""

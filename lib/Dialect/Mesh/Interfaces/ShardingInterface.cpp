@@ -144,9 +144,21 @@ LogicalResult mlir::mesh::detail::spmdizeByCloning(
       return failure();
     resultTypes.push_back(*local);
   }
-  IRMapping operands;
-  operands.map(op->getOperands(), localOperands);
-  Operation *clone = builder.clone(*op, operands);
+  // The operands are read in the given local form; values the op's regions
+  // use from above come through `mapping` as they are. The entries for the
+  // operands are restored afterwards: other users read their own forms.
+  SmallVector<std::pair<Value, Value>> previous;
+  for (auto [operand, local] : llvm::zip(op->getOperands(), localOperands)) {
+    previous.emplace_back(operand, mapping.lookupOrNull(operand));
+    mapping.map(operand, local);
+  }
+  Operation *clone = builder.clone(*op, mapping);
+  for (auto [operand, old] : llvm::reverse(previous)) {
+    if (old)
+      mapping.map(operand, old);
+    else
+      mapping.erase(operand);
+  }
   for (auto [result, type] : llvm::zip(clone->getResults(), resultTypes))
     result.setType(type);
   mapping.map(op->getResults(), clone->getResults());

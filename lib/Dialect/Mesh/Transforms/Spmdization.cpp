@@ -249,7 +249,15 @@ LogicalResult Spmdizer::rewrite(Operation *op) {
   }
   if (auto sharded = dyn_cast<ShardingInterface>(op)) {
     SmallVector<AffineMap> maps = sharded.getIndexingMaps();
-    if (maps.size() == op->getNumOperands() + op->getNumResults())
+    // A tensor its regions read from above has no place in the loop
+    // sharding: such an op runs on whole tensors.
+    SetVector<Value> above;
+    getUsedValuesDefinedAbove(op->getRegions(), above);
+    bool tensorFromAbove = llvm::any_of(above, [](Value v) {
+      return isa<RankedTensorType>(v.getType());
+    });
+    if (maps.size() == op->getNumOperands() + op->getNumResults() &&
+        !tensorFromAbove)
       return rewriteSharded(sharded, maps);
   }
   return rewriteReplicated(op);

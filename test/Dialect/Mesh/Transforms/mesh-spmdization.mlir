@@ -161,3 +161,29 @@ func.func @no_model(%a: tensor<8xf32>, %v: f32) -> tensor<8xf32> {
   %r = tensor.insert %v into %a_s[%c0] : tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// A scalar the body reads from above follows the op into its new form.
+// CHECK-LABEL: func.func @scalar_from_above
+// CHECK-SAME:    (%[[A:.*]]: tensor<2xf32>) -> tensor<2xf32>
+// CHECK:         %[[C:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK:         linalg.generic {{.*}} ins(%[[A]] : tensor<2xf32>)
+// CHECK:           arith.mulf %{{.*}}, %[[C]] : f32
+func.func @scalar_from_above(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<8xf32>
+  %two = arith.constant 2.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]}
+      ins(%a_s : tensor<8xf32>) outs(%e : tensor<8xf32>) {
+    ^bb0(%x: f32, %o: f32):
+      %y = arith.mulf %x, %two : f32
+      linalg.yield %y : f32
+  } -> tensor<8xf32>
+  %r_s = mesh.shard %r to %s : tensor<8xf32>
+  return %r_s : tensor<8xf32>
+}
