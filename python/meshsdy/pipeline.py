@@ -31,7 +31,7 @@ ExtraPass = Union[str, Callable[[ir.Operation, object], None]]
 #: Where extra passes may be inserted, in pipeline order.
 INSERTION_POINTS = ("before-propagation", "after-propagation", "after-spmdization", "after-lowering")
 TRAVERSALS = ("forward", "backward", "forward-backward", "backward-forward")
-LOWERINGS = (None, "mesh")
+LOWERINGS = (None, "mesh", "mpi")
 
 
 def stages(traversal: str = "forward-backward", lower_to: str | None = None) -> dict[str, list[str]]:
@@ -54,6 +54,8 @@ def stages(traversal: str = "forward-backward", lower_to: str | None = None) -> 
             "canonicalize",
             "cse",
         ]
+    elif lower_to == "mpi":
+        result["lowering"] = ["func.func(mesh-simplify)", "convert-mesh-to-mpi", "canonicalize", "cse"]
     return result
 
 

@@ -3,6 +3,7 @@
 #ifndef MESHSDY_CONVERSION_PASSES_H
 #define MESHSDY_CONVERSION_PASSES_H
 
+#include "meshsdy/Conversion/MeshToMPI/MeshToMPI.h"
 #include "meshsdy/Conversion/SdyToMesh/SdyToMesh.h"
 
 namespace mlir::meshsdy {

@@ -24,4 +24,35 @@ def ConvertSdyToMeshPass : Pass<"convert-sdy-to-mesh", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::mesh::MeshDialect"];
 }
 
+def ConvertMeshToMPIPass : Pass<"convert-mesh-to-mpi", "::mlir::ModuleOp"> {
+  let summary = "Lower partitioned mesh programs to the upstream mpi dialect";
+  let description = [{
+    One MPI rank per device, rank = `mesh.process_linear_index` (row-major
+    over the mesh). The pass
+    - expresses `all_gather`, `all_to_all` and `reduce_scatter` with
+      `all_reduce` and `all_slice` (as `mesh-decompose-collectives`);
+    - lowers `all_slice` and `process_multi_index` to index arithmetic and
+      `tensor.extract_slice` (as `mesh-lower-all-slice` and
+      `mesh-lower-process-index`);
+    - turns `process_linear_index` into `mpi.comm_rank` of `mpi.comm_world`;
+    - turns each `all_reduce` into `mpi.allreduce` on a communicator
+      `mpi.comm_split` makes for the device's group (color: the group's index
+      over the other mesh axes, key: the in-group index), with the tensors
+      moved through `bufferization.to_buffer` / `to_tensor`. `average`
+      becomes a sum divided by the group size.
+
+    Collectives without an MPI counterpart here (`broadcast`, `gather`,
+    `scatter`, `reduce`, `send`, `recv`, `shift`, `update_halo`,
+    `neighbors_linear_indices`), dynamic meshes and `generic` reductions are
+    errors; the module is left unchanged.
+  }];
+  let dependentDialects = [
+    "::mlir::mpi::MPIDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::bufferization::BufferizationDialect",
+    "::mlir::memref::MemRefDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // MESHSDY_CONVERSION_PASSES_TD

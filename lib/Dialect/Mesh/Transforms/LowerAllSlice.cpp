@@ -1,5 +1,7 @@
 //===- LowerAllSlice.cpp - mesh-lower-all-slice ---------------------------===//
 
+#include "InGroupIndex.h"
+
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Simplifications.h"
@@ -30,20 +32,7 @@ struct SliceByProcessIndex : OpRewritePattern<AllSliceOp> {
         !result.hasStaticShape() || !input.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs static shapes");
     Location loc = op.getLoc();
-    ArrayRef<MeshAxis> axes = op.getMeshAxes();
-    SmallVector<Type> indexTypes(axes.size(), rewriter.getIndexType());
-    auto coords = ProcessMultiIndexOp::create(rewriter, loc, indexTypes,
-                                              op.getMeshAttr(),
-                                              op.getMeshAxesAttr());
-    // Row-major over the listed axes, outer first.
-    Value inGroup = arith::ConstantIndexOp::create(rewriter, loc, 0);
-    for (auto [axis, coord] : llvm::zip(axes, coords.getResults())) {
-      Value size =
-          arith::ConstantIndexOp::create(rewriter, loc, mesh.getShape()[axis]);
-      inGroup = arith::AddIOp::create(
-          rewriter, loc, arith::MulIOp::create(rewriter, loc, inGroup, size),
-          coord);
-    }
+    Value inGroup = buildInGroupIndex(rewriter, loc, mesh, op.getMeshAxes());
     int64_t dim = op.getSliceAxis().getSExtValue();
     Value piece =
         arith::ConstantIndexOp::create(rewriter, loc, result.getDimSize(dim));

@@ -30,6 +30,8 @@ mlir::mesh::getSpmdizePipelineText(const SpmdizePipelineOptions &options) {
   if (options.lowerTo == SpmdizeLowering::Mesh)
     text += ",func.func(mesh-simplify),func.func(mesh-lower-all-slice),"
             "func.func(mesh-lower-process-index),canonicalize,cse";
+  if (options.lowerTo == SpmdizeLowering::MPI)
+    text += ",func.func(mesh-simplify),convert-mesh-to-mpi,canonicalize,cse";
   return text;
 }
 

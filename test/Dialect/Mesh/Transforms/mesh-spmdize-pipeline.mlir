@@ -1,6 +1,7 @@
 // RUN: mesh-opt %s --mesh-spmdize-pipeline | FileCheck %s
 // RUN: mesh-opt %s --mesh-spmdize-pipeline='traversal=backward-forward lower-to=mesh' | FileCheck %s --check-prefix=LOWERED
-// RUN: not mesh-opt %s --mesh-spmdize-pipeline='lower-to=mpi' 2>&1 | FileCheck %s --check-prefix=BAD
+// RUN: mesh-opt %s --mesh-spmdize-pipeline='lower-to=mpi' | FileCheck %s --check-prefix=MPI
+// RUN: not mesh-opt %s --mesh-spmdize-pipeline='lower-to=nccl' 2>&1 | FileCheck %s --check-prefix=BAD
 
 mesh.mesh @mesh_4(shape = 4)
 
@@ -11,7 +12,10 @@ mesh.mesh @mesh_4(shape = 4)
 // LOWERED-LABEL: func.func @gather_then_slice
 // LOWERED:       mesh.all_to_all
 // LOWERED-NOT:   mesh.all_slice
-// BAD: Cannot find option named 'mpi'
+// MPI-LABEL:   func.func @gather_then_slice
+// MPI:         mpi.allreduce
+// MPI-NOT:     mesh.all_
+// BAD: Cannot find option named 'nccl'
 func.func @gather_then_slice(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %s0 = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
   %s1 = mesh.sharding @mesh_4 split_axes = [[], [0]] : !mesh.sharding

@@ -149,4 +149,24 @@ def MeshLowerAllSlice
   ];
 }
 
+def MeshDecomposeCollectives
+    : InterfacePass<"mesh-decompose-collectives", "::mlir::FunctionOpInterface"> {
+  let summary = "Express all_gather, all_to_all and reduce_scatter with all_reduce and all_slice";
+  let description = [{
+    For backends whose only collective is an allreduce:
+    - `all_gather(x)`: each device writes `x` at its place in a zero tensor
+      of the result shape; a sum `all_reduce` (`bitwise_or` for `i1`) puts
+      every piece everywhere;
+    - `all_to_all(x)`: `all_gather` along `concat_axis`, then `all_slice`
+      along `split_axis`;
+    - `reduce_scatter(x)`: `all_reduce`, then `all_slice`.
+    Collectives on dynamic shapes or meshes are left alone.
+  }];
+  let dependentDialects = [
+    "::mlir::mesh::MeshDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // MESHSDY_DIALECT_MESH_TRANSFORMS_PASSES_TD

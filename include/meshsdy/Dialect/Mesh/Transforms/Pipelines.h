@@ -15,6 +15,8 @@ enum class SpmdizeLowering {
   /// Simplify the collectives, then lower all_slice and process indices to
   /// arith and tensor ops.
   Mesh,
+  /// Simplify, then lower to the upstream mpi dialect (convert-mesh-to-mpi).
+  MPI,
 };
 
 /// Options of `mesh-spmdize-pipeline`.
@@ -37,7 +39,9 @@ struct SpmdizePipelineOptions
       llvm::cl::values(
           clEnumValN(SpmdizeLowering::None, "none", "keep mesh collectives"),
           clEnumValN(SpmdizeLowering::Mesh, "mesh",
-                     "simplify, lower all_slice and process indices"))};
+                     "simplify, lower all_slice and process indices"),
+          clEnumValN(SpmdizeLowering::MPI, "mpi",
+                     "simplify, lower to the mpi dialect"))};
 };
 
 /// The textual pipeline `mesh-spmdize-pipeline` runs for `options`

@@ -18,6 +18,9 @@ void populateProcessIndexLoweringPatterns(RewritePatternSet &patterns);
 /// The rewrites of `mesh-lower-all-slice`.
 void populateAllSliceLoweringPatterns(RewritePatternSet &patterns);
 
+/// The rewrites of `mesh-decompose-collectives`.
+void populateCollectiveDecompositionPatterns(RewritePatternSet &patterns);
+
 } // namespace mesh
 } // namespace mlir
 

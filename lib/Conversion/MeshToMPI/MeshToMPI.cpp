@@ -1,0 +1,202 @@
+//===- MeshToMPI.cpp - mesh collectives to the mpi dialect ----------------===//
+
+#include "meshsdy/Conversion/MeshToMPI/MeshToMPI.h"
+
+#include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
+#include "meshsdy/Dialect/Mesh/Transforms/Simplifications.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/MPI/IR/MPI.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/IR/TypeUtilities.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::meshsdy {
+#define GEN_PASS_DEF_CONVERTMESHTOMPIPASS
+#include "meshsdy/Conversion/Passes.h.inc"
+} // namespace mlir::meshsdy
+
+using namespace mlir;
+using namespace mlir::mesh;
+
+namespace {
+
+std::optional<mpi::MPI_ReductionOpEnum> mpiReduction(ReductionKind kind) {
+  switch (kind) {
+  case ReductionKind::Sum:
+  case ReductionKind::Average:
+    return mpi::MPI_ReductionOpEnum::MPI_SUM;
+  case ReductionKind::Max:
+    return mpi::MPI_ReductionOpEnum::MPI_MAX;
+  case ReductionKind::Min:
+    return mpi::MPI_ReductionOpEnum::MPI_MIN;
+  case ReductionKind::Product:
+    return mpi::MPI_ReductionOpEnum::MPI_PROD;
+  case ReductionKind::BitwiseAnd:
+    return mpi::MPI_ReductionOpEnum::MPI_BAND;
+  case ReductionKind::BitwiseOr:
+    return mpi::MPI_ReductionOpEnum::MPI_BOR;
+  case ReductionKind::BitwiseXor:
+    return mpi::MPI_ReductionOpEnum::MPI_BXOR;
+  case ReductionKind::Generic:
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+struct LinearIndexAsRank : OpRewritePattern<ProcessLinearIndexOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(ProcessLinearIndexOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    Value world = mpi::CommWorldOp::create(
+        rewriter, loc, mpi::CommType::get(getContext()));
+    Value rank = mpi::CommRankOp::create(rewriter, loc, Type(),
+                                         rewriter.getI32Type(), world)
+                     .getRank();
+    rewriter.replaceOpWithNewOp<arith::IndexCastOp>(op, rewriter.getIndexType(),
+                                                    rank);
+    return success();
+  }
+};
+
+struct AllReduceAsMPI : OpRewritePattern<AllReduceOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(AllReduceOp op,
+                                PatternRewriter &rewriter) const override {
+    SymbolTableCollection symbolTables;
+    MeshOp mesh = getMesh(op, symbolTables);
+    auto input = cast<RankedTensorType>(op.getInput().getType());
+    auto result = cast<RankedTensorType>(op.getType());
+    std::optional<mpi::MPI_ReductionOpEnum> reduction =
+        mpiReduction(op.getReduction());
+    if (!mesh || ShapedType::isDynamicShape(mesh.getShape()) || !reduction ||
+        !input.hasStaticShape() ||
+        input.getElementType() != result.getElementType())
+      return rewriter.notifyMatchFailure(op, "checked by the pass");
+    Location loc = op.getLoc();
+    MLIRContext *ctx = getContext();
+    ArrayRef<int64_t> shape = mesh.getShape();
+    ArrayRef<MeshAxis> axes = op.getMeshAxes();
+
+    // color: index of the group (row-major over the other axes); key: the
+    // index inside it (row-major over `axes`, in their order).
+    SmallVector<Type> indexTypes(shape.size(), rewriter.getIndexType());
+    auto coords = ProcessMultiIndexOp::create(rewriter, loc, indexTypes,
+                                              op.getMeshAttr(),
+                                              rewriter.getDenseI16ArrayAttr({}));
+    auto rowMajor = [&](ArrayRef<int64_t> dims) {
+      Value index = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      for (int64_t dim : dims) {
+        Value size = arith::ConstantIndexOp::create(rewriter, loc, shape[dim]);
+        index = arith::AddIOp::create(
+            rewriter, loc, arith::MulIOp::create(rewriter, loc, index, size),
+            coords->getResult(dim));
+      }
+      return arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
+                                        index)
+          .getResult();
+    };
+    SmallVector<int64_t> outer, inner(axes.begin(), axes.end());
+    for (int64_t dim = 0; dim < static_cast<int64_t>(shape.size()); ++dim)
+      if (!llvm::is_contained(axes, dim))
+        outer.push_back(dim);
+    Value world = mpi::CommWorldOp::create(rewriter, loc, mpi::CommType::get(ctx));
+    Value comm = mpi::CommSplitOp::create(rewriter, loc, Type(),
+                                          mpi::CommType::get(ctx), world,
+                                          rowMajor(outer), rowMajor(inner))
+                     .getNewcomm();
+
+    auto bufferType = MemRefType::get(input.getShape(), input.getElementType());
+    Value send = bufferization::ToBufferOp::create(rewriter, loc, bufferType,
+                                                   op.getInput());
+    Value recv = memref::AllocOp::create(rewriter, loc, bufferType);
+    mpi::AllReduceOp::create(rewriter, loc, Type(), send, recv, *reduction,
+                             comm);
+    Value reduced = bufferization::ToTensorOp::create(
+        rewriter, loc, result, recv, /*restrict=*/true, /*writable=*/true);
+    if (op.getReduction() == ReductionKind::Average) {
+      int64_t groupSize = collectiveProcessGroupSize(axes, shape);
+      Type element = result.getElementType();
+      Attribute size =
+          isa<FloatType>(element)
+              ? Attribute(rewriter.getFloatAttr(element, groupSize))
+              : Attribute(rewriter.getIntegerAttr(element, groupSize));
+      Value divisor = arith::ConstantOp::create(
+          rewriter, loc, result, DenseElementsAttr::get(result, size));
+      reduced = isa<FloatType>(element)
+                    ? arith::DivFOp::create(rewriter, loc, reduced, divisor)
+                          .getResult()
+                    : arith::DivSIOp::create(rewriter, loc, reduced, divisor)
+                          .getResult();
+    }
+    rewriter.replaceOp(op, reduced);
+    return success();
+  }
+};
+
+struct ConvertMeshToMPIPass
+    : meshsdy::impl::ConvertMeshToMPIPassBase<ConvertMeshToMPIPass> {
+  void runOnOperation() override {
+    // Everything the patterns cannot handle is an error, found up front so
+    // that a failure leaves the module unchanged.
+    SymbolTableCollection symbolTables;
+    WalkResult result = getOperation().walk([&](Operation *op) {
+      if (op->getDialect() != getContext().getLoadedDialect<MeshDialect>() ||
+          isa<MeshOp, ShardingOp, ShardOp, MeshShapeOp>(op))
+        return WalkResult::advance();
+      if (!isa<AllReduceOp, AllGatherOp, AllToAllOp, ReduceScatterOp,
+               AllSliceOp, ProcessMultiIndexOp, ProcessLinearIndexOp>(op)) {
+        op->emitOpError("unsupported by convert-mesh-to-mpi");
+        return WalkResult::interrupt();
+      }
+      auto meshAttr = op->getAttrOfType<FlatSymbolRefAttr>("mesh");
+      MeshOp mesh = meshAttr ? getMesh(op, meshAttr, symbolTables) : MeshOp();
+      if (!mesh || ShapedType::isDynamicShape(mesh.getShape())) {
+        op->emitOpError("unsupported by convert-mesh-to-mpi: a mesh with "
+                        "dynamic axis sizes");
+        return WalkResult::interrupt();
+      }
+      for (Type type : llvm::concat<Type>(op->getOperandTypes(),
+                                          op->getResultTypes())) {
+        auto tensor = dyn_cast<RankedTensorType>(type);
+        if (tensor && !tensor.hasStaticShape()) {
+          op->emitOpError("unsupported by convert-mesh-to-mpi: dynamic "
+                          "tensor shapes");
+          return WalkResult::interrupt();
+        }
+      }
+      if (auto reduce = dyn_cast<AllReduceOp>(op)) {
+        if (!mpiReduction(reduce.getReduction())) {
+          op->emitOpError("unsupported by convert-mesh-to-mpi: a 'generic' "
+                          "reduction");
+          return WalkResult::interrupt();
+        }
+        if (getElementTypeOrSelf(reduce.getInput().getType()) !=
+            getElementTypeOrSelf(reduce.getType())) {
+          op->emitOpError("unsupported by convert-mesh-to-mpi: an "
+                          "accumulation type different from the input's");
+          return WalkResult::interrupt();
+        }
+      }
+      return WalkResult::advance();
+    });
+    if (result.wasInterrupted())
+      return signalPassFailure();
+
+    RewritePatternSet patterns(&getContext());
+    populateCollectiveDecompositionPatterns(patterns);
+    populateAllSliceLoweringPatterns(patterns);
+    populateProcessIndexLoweringPatterns(patterns);
+    patterns.add<LinearIndexAsRank, AllReduceAsMPI>(&getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+
+} // namespace
