@@ -148,6 +148,16 @@ func.func @sharding_offsets_count_two_dims() {
 
 // -----
 
+mesh.mesh @mesh_x2_y3(shape = 2x3)
+
+func.func @sharding_offsets_far_too_few() {
+  // expected-error @+1 {{'mesh.sharding' op sharded_dims_offsets: 3 entries are too few for tensor dimension 0 split into 6 shards}}
+  %0 = mesh.sharding @mesh_x2_y3 split_axes = [[0, 1]] sharded_dims_offsets = [0, 1, 2] : !mesh.sharding
+  return
+}
+
+// -----
+
 mesh.mesh @mesh1d_4(shape = 4)
 
 func.func @sharding_offsets_decreasing() {

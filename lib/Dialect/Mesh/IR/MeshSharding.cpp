@@ -5,6 +5,7 @@
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::mesh;
@@ -143,6 +144,8 @@ getShardedDimInfos(size_t rank, ArrayRef<int64_t> meshShape,
       if (ShapedType::isDynamic(info.groupSize))
         offsetsKnown = false; // Cannot locate this or later dims' offsets.
       if (offsetsKnown) {
+        if (info.groupSize >= static_cast<int64_t>(offsets.size()))
+          return failure();
         size_t count = info.groupSize + 1;
         if (offsetPos + count > offsets.size())
           return failure();
@@ -156,10 +159,13 @@ getShardedDimInfos(size_t rank, ArrayRef<int64_t> meshShape,
 }
 
 static int64_t addHalos(int64_t size, const ShardedDimInfo &info) {
+  int64_t result;
   if (ShapedType::isDynamic(size) || ShapedType::isDynamic(info.haloLow) ||
-      ShapedType::isDynamic(info.haloHigh))
+      ShapedType::isDynamic(info.haloHigh) ||
+      llvm::AddOverflow(size, info.haloLow, result) ||
+      llvm::AddOverflow(result, info.haloHigh, result))
     return ShapedType::kDynamic;
-  return size + info.haloLow + info.haloHigh;
+  return result;
 }
 
 SmallVector<int64_t> mlir::mesh::getShardShape(ArrayRef<int64_t> globalShape,
@@ -177,10 +183,12 @@ SmallVector<int64_t> mlir::mesh::getShardShape(ArrayRef<int64_t> globalShape,
       // Static and all equal shard sizes give a static shape.
       if (!info.offsets.empty() &&
           llvm::none_of(info.offsets, ShapedType::isDynamic)) {
-        int64_t first = info.offsets[1] - info.offsets[0];
-        bool even = true;
-        for (size_t k = 1; k + 1 < info.offsets.size(); ++k)
-          even &= info.offsets[k + 1] - info.offsets[k] == first;
+        int64_t first, next;
+        bool even = !llvm::SubOverflow(info.offsets[1], info.offsets[0], first);
+        for (size_t k = 1; even && k + 1 < info.offsets.size(); ++k)
+          even = !llvm::SubOverflow(info.offsets[k + 1], info.offsets[k],
+                                    next) &&
+                 next == first;
         if (even)
           local = first;
       }
@@ -214,8 +222,9 @@ FailureOr<SmallVector<int64_t>> mlir::mesh::getShardShapeForDevice(
     if (info.hasOffsets) {
       if (!info.offsets.empty() && !ShapedType::isDynamic(k) &&
           !ShapedType::isDynamic(info.offsets[k]) &&
-          !ShapedType::isDynamic(info.offsets[k + 1]))
-        local = info.offsets[k + 1] - info.offsets[k];
+          !ShapedType::isDynamic(info.offsets[k + 1]) &&
+          llvm::SubOverflow(info.offsets[k + 1], info.offsets[k], local))
+        local = ShapedType::kDynamic;
     } else if (!ShapedType::isDynamic(size) && !ShapedType::isDynamic(k) &&
                !ShapedType::isDynamic(info.groupSize) && info.groupSize > 0) {
       local = size / info.groupSize + (k < size % info.groupSize ? 1 : 0);
