@@ -421,3 +421,17 @@ func.func @update_halo_scalar(%t : tensor<f32>) -> tensor<f32> {
   %0 = mesh.update_halo %t on @mesh_x2_y2 split_axes = [[]] : tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+mesh.mesh @mesh_x2_y2(shape = 2x2)
+
+// A user of a malformed mesh.sharding does not look at it before it is
+// reported.
+func.func @sharding_missing_split_axes(%arg0 : tensor<4xf32>) {
+  // expected-error @+1 {{'mesh.sharding' op requires attribute 'split_axes'}}
+  %s = "mesh.sharding"() <{mesh = @mesh_x2_y2, operandSegmentSizes = array<i32: 0, 0>}> : () -> !mesh.sharding
+  %0 = mesh.shard %arg0 to %s : tensor<4xf32>
+  %1 = mesh.shard %0 to %s : tensor<4xf32>
+  return
+}

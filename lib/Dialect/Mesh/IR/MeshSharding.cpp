@@ -30,14 +30,24 @@ MeshSharding::MeshSharding(FlatSymbolRefAttr mesh,
 MeshSharding MeshSharding::get(ShardingOp op) {
   if (!op)
     return {};
+  // Read the properties without asserting accessors: this also runs from
+  // verifiers of users, possibly before `op` itself has been verified.
+  auto meshAttr = dyn_cast_or_null<FlatSymbolRefAttr>(op.getProperties().mesh);
+  auto splitAttr =
+      dyn_cast_or_null<MeshAxesArrayAttr>(op.getProperties().split_axes);
+  if (!meshAttr || !splitAttr)
+    return {};
   SmallVector<DimSplitAxes> split;
-  for (DenseI16ArrayAttr axes : op.getSplitAxes().getAxes())
+  for (DenseI16ArrayAttr axes : splitAttr.getAxes()) {
+    if (!axes)
+      return {};
     split.emplace_back(axes.asArrayRef());
+  }
   ArrayRef<MeshAxis> partial;
   if (std::optional<ArrayRef<MeshAxis>> axes = op.getPartialAxes())
     partial = *axes;
   ReductionKind kind = op.getPartialType().value_or(ReductionKind::Sum);
-  return MeshSharding(op.getMeshAttr(), split, partial, kind,
+  return MeshSharding(meshAttr, split, partial, kind,
                       op.getStaticHaloSizes(),
                       op.getStaticShardedDimsOffsets(),
                       llvm::to_vector(op.getDynamicHaloSizes()),
