@@ -5,6 +5,7 @@
 //   constants;
 // - collectives over a group of one device become their input (or a
 //   tensor.cast when only static-ness of the shape differs);
+// - `mesh.shard_shape` dimensions known statically become constants;
 // - `mesh.sharding` drops trailing empty split-axes sub-arrays;
 // - `mesh.shard` of a `mesh.shard` with the same sharding and kind folds.
 //
@@ -18,6 +19,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -130,6 +132,44 @@ struct FoldNoNeighbors : OpRewritePattern<NeighborsLinearIndicesOp> {
   }
 };
 
+/// Shard shape dimensions that are known statically become constants: all of
+/// them when the device is a constant, the ones equal on every device
+/// otherwise.
+struct FoldStaticShardShape : OpRewritePattern<ShardShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ShardShapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto shardingOp = op.getSharding().getDefiningOp<ShardingOp>();
+    if (!shardingOp)
+      return failure();
+    MeshOp mesh = lookupMesh(shardingOp);
+    MeshSharding sharding = MeshSharding::get(shardingOp);
+    if (!mesh || !sharding || op.getNumResults() != op.getShape().size())
+      return failure();
+    SmallVector<int64_t> shape = getShardShape(op.getShape(), mesh.getShape(),
+                                               sharding);
+    APInt device;
+    if (mesh.isStatic() && matchPattern(op.getDevice(), m_ConstantInt(&device))) {
+      int64_t linear = device.getSExtValue();
+      if (linear >= 0 && linear < mesh.getNumDevices()) {
+        FailureOr<SmallVector<int64_t>> local = getShardShapeForDevice(
+            op.getShape(), mesh.getShape(), sharding,
+            multiIndex(linear, mesh.getShape()));
+        if (succeeded(local))
+          shape = *local;
+      }
+    }
+    if (shape.size() != op.getNumResults())
+      return failure();
+    return replaceResultsWithConstants(
+        op, rewriter, [&](unsigned i) -> std::optional<int64_t> {
+          if (ShapedType::isDynamic(shape[i]))
+            return std::nullopt;
+          return shape[i];
+        });
+  }
+};
+
 /// `[[0], [], []]` -> `[[0]]`; `[[], []]` -> `[[]]`.
 struct DropTrailingEmptySplitAxes : OpRewritePattern<ShardingOp> {
   using OpRewritePattern::OpRewritePattern;
@@ -223,6 +263,11 @@ void ProcessLinearIndexOp::getCanonicalizationPatterns(
 void NeighborsLinearIndicesOp::getCanonicalizationPatterns(
     RewritePatternSet &results, MLIRContext *context) {
   results.add<FoldNoNeighbors>(context);
+}
+
+void ShardShapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                               MLIRContext *context) {
+  results.add<FoldStaticShardShape>(context);
 }
 
 void ShardingOp::getCanonicalizationPatterns(RewritePatternSet &results,

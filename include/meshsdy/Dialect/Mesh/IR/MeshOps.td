@@ -315,6 +315,9 @@ def Mesh_ShardShapeOp : Mesh_Op<"shard_shape", [Pure]> {
     custom<DimensionList>($shape) $sharding $device attr-dict `:` type($result)
   }];
   let hasVerifier = 1;
+  // Dimensions known from a `mesh.sharding` on a static mesh (and, for
+  // uneven splits, a constant device) fold to constants.
+  let hasCanonicalizer = 1;
 }
 
 def Mesh_ShardOp : Mesh_Op<"shard", [
