@@ -168,6 +168,13 @@ func.func @sharding_trailing_empty_axes() -> (!mesh.sharding, !mesh.sharding, !m
   return %0, %1, %2 : !mesh.sharding, !mesh.sharding, !mesh.sharding
 }
 
+// CHECK-LABEL: func @sharding_normalised_keeps_the_rest
+func.func @sharding_normalised_keeps_the_rest(%h : i64) -> !mesh.sharding {
+  // CHECK: mesh.sharding @mesh_x2_y2 split_axes = {{\[\[0\]\]}} partial = <max> [1] halo_sizes = [1, %{{.*}}] {tag = "t"} :
+  %0 = mesh.sharding @mesh_x2_y2 split_axes = [[0], [], []] partial = max[1] halo_sizes = [1, %h] {tag = "t"} : !mesh.sharding
+  return %0 : !mesh.sharding
+}
+
 // CHECK-LABEL: func @sharding_normalised_then_merged
 func.func @sharding_normalised_then_merged() -> (!mesh.sharding, !mesh.sharding) {
   // CHECK: %[[S:.*]] = mesh.sharding @mesh_x2_y2 split_axes = {{\[\[0\]\]}} :

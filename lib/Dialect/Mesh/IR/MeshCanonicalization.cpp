@@ -170,21 +170,21 @@ struct FoldStaticShardShape : OpRewritePattern<ShardShapeOp> {
   }
 };
 
-/// `[[0], [], []]` -> `[[0]]`; `[[], []]` -> `[[]]`.
+/// `[[0], [], []]` -> `[[0]]`; `[[], []]` -> `[[]]`. Rebuilt from the
+/// (normalising) MeshSharding value.
 struct DropTrailingEmptySplitAxes : OpRewritePattern<ShardingOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ShardingOp op,
                                 PatternRewriter &rewriter) const override {
     ArrayRef<DenseI16ArrayAttr> axes = op.getSplitAxes().getAxes();
-    size_t keep = axes.size();
-    while (keep > 1 && axes[keep - 1].empty())
-      --keep;
-    if (keep == axes.size())
+    if (axes.size() < 2 || !axes.back().empty())
       return failure();
-    rewriter.modifyOpInPlace(op, [&] {
-      op.setSplitAxesAttr(
-          MeshAxesArrayAttr::get(op.getContext(), axes.take_front(keep)));
-    });
+    MeshSharding sharding = MeshSharding::get(op);
+    if (!sharding)
+      return failure();
+    auto normalised = ShardingOp::create(rewriter, op.getLoc(), sharding);
+    normalised->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    rewriter.replaceOp(op, normalised.getResult());
     return success();
   }
 };

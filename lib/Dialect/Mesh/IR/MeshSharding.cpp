@@ -109,6 +109,26 @@ MeshAxesArrayAttr MeshSharding::getSplitAxesAttr(MLIRContext *context) const {
   return MeshAxesArrayAttr::get(context, axes);
 }
 
+void ShardingOp::build(OpBuilder &builder, OperationState &state,
+                       const MeshSharding &sharding) {
+  MLIRContext *context = builder.getContext();
+  std::optional<ArrayRef<MeshAxis>> partialAxes;
+  ReductionKindAttr partialType;
+  if (!sharding.getPartialAxes().empty()) {
+    partialAxes = sharding.getPartialAxes();
+    partialType = ReductionKindAttr::get(context, sharding.getPartialType());
+  }
+  build(builder, state, ShardingType::get(context), sharding.getMeshAttr(),
+        sharding.getSplitAxesAttr(context),
+        partialAxes ? builder.getDenseI16ArrayAttr(*partialAxes)
+                    : DenseI16ArrayAttr(),
+        partialType,
+        builder.getDenseI64ArrayAttr(sharding.getStaticShardedDimsOffsets()),
+        sharding.getDynamicShardedDimsOffsets(),
+        builder.getDenseI64ArrayAttr(sharding.getStaticHaloSizes()),
+        sharding.getDynamicHaloSizes());
+}
+
 //===----------------------------------------------------------------------===//
 // Shard shapes
 //===----------------------------------------------------------------------===//

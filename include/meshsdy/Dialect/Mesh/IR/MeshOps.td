@@ -280,6 +280,11 @@ def Mesh_ShardingOp : Mesh_MeshUserOp<"sharding", [
     Variadic<I64>:$dynamic_halo_sizes
   );
   let results = (outs Mesh_Sharding:$result);
+  let builders = [
+    // The op defining `sharding` (normalised: no trailing empty split axes;
+    // dynamic halo sizes / offsets become operands).
+    OpBuilder<(ins "const ::mlir::mesh::MeshSharding &":$sharding)>
+  ];
   let assemblyFormat = [{
     $mesh
     `split_axes` `=` $split_axes
