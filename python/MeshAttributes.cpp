@@ -151,6 +151,45 @@ void populateMeshAttributes(nb::module_ &m) {
       nb::arg("device"),
       "C++ getShardShapeForDevice for a mesh.sharding op; None if the "
       "arguments do not fit.");
+  m.def(
+      "uniform_shard_shape",
+      [](MlirOperation sharding, std::vector<int64_t> globalShape,
+         std::vector<int64_t> meshShape) -> std::optional<std::vector<int64_t>> {
+        std::vector<int64_t> result(globalShape.size());
+        if (!mlirMeshShardShape(sharding, globalShape.size(),
+                                globalShape.data(), meshShape.size(),
+                                meshShape.data(), result.data()))
+          return std::nullopt;
+        return result;
+      },
+      nb::arg("sharding"), nb::arg("global_shape"), nb::arg("mesh_shape"),
+      "C++ getShardShape: the shard shape common to all devices (dynamic "
+      "where shards differ); None if `sharding` is not a mesh.sharding op.");
+  m.def(
+      "group_index",
+      [](std::vector<int64_t> device, std::vector<int16_t> meshAxes) {
+        std::vector<int64_t> result(device.size());
+        intptr_t n = mlirMeshGroupIndex(device.size(), device.data(),
+                                        meshAxes.size(), meshAxes.data(),
+                                        result.data());
+        result.resize(n);
+        return result;
+      },
+      nb::arg("device"), nb::arg("mesh_axes"), "C++ groupIndex.");
+  m.def(
+      "in_group_device",
+      [](std::vector<int64_t> device, std::vector<int64_t> inGroup,
+         std::vector<int16_t> meshAxes) -> std::optional<std::vector<int64_t>> {
+        checkRank(inGroup.size(), meshAxes.size(), "in_group");
+        std::vector<int64_t> result(device.size());
+        if (!mlirMeshInGroupDevice(device.size(), device.data(),
+                                   meshAxes.size(), inGroup.data(),
+                                   meshAxes.data(), result.data()))
+          return std::nullopt;
+        return result;
+      },
+      nb::arg("device"), nb::arg("in_group"), nb::arg("mesh_axes"),
+      "C++ inGroupDevice; None if an axis is out of range.");
 }
 
 } // namespace meshsdy::python

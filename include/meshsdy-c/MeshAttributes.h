@@ -85,6 +85,35 @@ MLIR_CAPI_EXPORTED bool mlirMeshShardShapeForDevice(
     intptr_t meshRank, const int64_t *meshShape, const int64_t *device,
     int64_t *result);
 
+/// Writes into `result` (`rank` entries) the shard shape every device holds
+/// when all shards are equal (dimensions that differ between devices, or are
+/// unknown, get the dynamic-size value). Returns false if `sharding` is not
+/// a `mesh.sharding` op.
+MLIR_CAPI_EXPORTED bool mlirMeshShardShape(MlirOperation sharding,
+                                           intptr_t rank,
+                                           const int64_t *globalShape,
+                                           intptr_t meshRank,
+                                           const int64_t *meshShape,
+                                           int64_t *result);
+
+/// Writes into `result` the coordinates of `device` (`rank` entries) on the
+/// axes not in `meshAxes` and returns how many were written.
+MLIR_CAPI_EXPORTED intptr_t mlirMeshGroupIndex(intptr_t rank,
+                                               const int64_t *device,
+                                               intptr_t nAxes,
+                                               const int16_t *meshAxes,
+                                               int64_t *result);
+
+/// Writes into `result` (`rank` entries) the device of `device`'s group whose
+/// coordinates on `meshAxes` are `inGroup` (`nAxes` entries). Returns false
+/// if an axis is out of range.
+MLIR_CAPI_EXPORTED bool mlirMeshInGroupDevice(intptr_t rank,
+                                              const int64_t *device,
+                                              intptr_t nAxes,
+                                              const int64_t *inGroup,
+                                              const int16_t *meshAxes,
+                                              int64_t *result);
+
 #ifdef __cplusplus
 }
 #endif

@@ -126,3 +126,37 @@ bool mlirMeshShardShapeForDevice(MlirOperation sharding, intptr_t rank,
   llvm::copy(*shape, result);
   return true;
 }
+
+bool mlirMeshShardShape(MlirOperation sharding, intptr_t rank,
+                        const int64_t *globalShape, intptr_t meshRank,
+                        const int64_t *meshShape, int64_t *result) {
+  auto op = dyn_cast_or_null<ShardingOp>(unwrap(sharding));
+  if (!op)
+    return false;
+  SmallVector<int64_t> shape = getShardShape(
+      ArrayRef<int64_t>(globalShape, rank),
+      ArrayRef<int64_t>(meshShape, meshRank), MeshSharding::get(op));
+  llvm::copy(shape, result);
+  return true;
+}
+
+intptr_t mlirMeshGroupIndex(intptr_t rank, const int64_t *device,
+                            intptr_t nAxes, const int16_t *meshAxes,
+                            int64_t *result) {
+  SmallVector<int64_t> index = groupIndex(ArrayRef<int64_t>(device, rank),
+                                          ArrayRef<MeshAxis>(meshAxes, nAxes));
+  llvm::copy(index, result);
+  return index.size();
+}
+
+bool mlirMeshInGroupDevice(intptr_t rank, const int64_t *device,
+                           intptr_t nAxes, const int64_t *inGroup,
+                           const int16_t *meshAxes, int64_t *result) {
+  SmallVector<int64_t> coords = inGroupDevice(
+      ArrayRef<int64_t>(device, rank), ArrayRef<int64_t>(inGroup, nAxes),
+      ArrayRef<MeshAxis>(meshAxes, nAxes));
+  if (static_cast<intptr_t>(coords.size()) != rank)
+    return false;
+  llvm::copy(coords, result);
+  return true;
+}

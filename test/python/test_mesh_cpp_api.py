@@ -97,3 +97,30 @@ def test_shard_shape_bad_arguments(ctx: ir.Context) -> None:
     op = sharding_op("mesh.sharding @mesh0 split_axes = [[0], [2]]")
     assert mesh.shard_shape_for_device(op, [8], [2, 2, 4], [0, 0, 0]) is None  # rank 1 < 2 split dims
     assert mesh.shard_shape_for_device(op, [8, 8], [2, 2, 4], [0, 0, 4]) is None  # device outside mesh
+
+
+def test_group_index_and_in_group_device() -> None:
+    from meshsdy._mlir_libs._meshsdy.mesh import group_index as cpp_group_index
+    from meshsdy._mlir_libs._meshsdy.mesh import in_group_device as cpp_in_group_device
+
+    # Seed 000: on 2x3x4x5 with mesh_axes [0, 1], (1, 0, 2, 3) is in group (2, 3).
+    assert cpp_group_index([1, 0, 2, 3], [0, 1]) == [2, 3]
+    assert cpp_group_index([1, 1, 2, 3], [0, 1]) == cpp_group_index([1, 0, 2, 3], [0, 1])
+    assert cpp_group_index([1, 0, 2, 4], [0, 1]) != [2, 3]
+    # mesh_axes [0, 2] on a 3-D mesh: in-group (i, j) of group g is (i, g, j).
+    assert cpp_in_group_device([0, 7, 0], [1, 2], [0, 2]) == [1, 7, 2]
+    assert cpp_in_group_device([0, 7, 0], [1], [5]) is None
+    assert cpp_in_group_device([0, 7, 0], [1, 2], [0, 2]) == list(mesh.in_group_device((0, 7, 0), (1, 2), [0, 2]))
+
+
+def test_uniform_shard_shape(ctx: ir.Context) -> None:
+    even = sharding_op("mesh.sharding @mesh0 split_axes = [[0], [2]] halo_sizes = [1, 1, 0, 2]")
+    assert mesh.uniform_shard_shape(even, [8, 16], [2, 2, 4]) == [6, 6]
+    uneven = sharding_op("mesh.sharding @mesh0 split_axes = [[2]]")
+    assert mesh.uniform_shard_shape(uneven, [10, 3], [2, 2, 4]) == [DYN, 3]
+    offsets = sharding_op("mesh.sharding @mesh1d_4 split_axes = [[0]] sharded_dims_offsets = [0, 3, 6, 9, 12]")
+    assert mesh.uniform_shard_shape(offsets, [12], [4]) == [3]
+    ragged = sharding_op("mesh.sharding @mesh1d_4 split_axes = [[], [0]] sharded_dims_offsets = [0, 2, 5, 9, 14]")
+    assert mesh.uniform_shard_shape(ragged, [4, 14], [4]) == [4, DYN]
+    dynamic_mesh = sharding_op("mesh.sharding @mesh0 split_axes = [[0]]")
+    assert mesh.uniform_shard_shape(dynamic_mesh, [8], [DYN, 2, 4]) == [DYN]

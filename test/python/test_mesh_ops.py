@@ -166,3 +166,22 @@ def test_verifier_errors_from_python(body: tuple[ir.Module, ir.Block]) -> None:
     bad.operation.erase()
     assert module.operation.verify()
     ret.operation.erase()
+
+
+def test_canonicalize_from_python(ctx: ir.Context) -> None:
+    from mlir.passmanager import PassManager
+
+    module = ir.Module.parse(
+        """
+        mesh.mesh @mesh_x2_y1(shape = 2x1)
+        func.func @f(%t : tensor<4xf32>) -> (index, tensor<4xf32>) {
+          %s = mesh.mesh_shape @mesh_x2_y1 axes = [0] : index
+          %0 = mesh.all_reduce %t on @mesh_x2_y1 mesh_axes = [1] : tensor<4xf32> -> tensor<4xf32>
+          return %s, %0 : index, tensor<4xf32>
+        }
+        """
+    )
+    PassManager.parse("builtin.module(canonicalize)").run(module.operation)
+    text = str(module)
+    assert "arith.constant 2 : index" in text
+    assert "mesh.mesh_shape" not in text and "mesh.all_reduce" not in text

@@ -27,6 +27,7 @@ from .._mlir_libs._meshsdy.mesh import (  # noqa: F401
     collective_process_group_size,
     sharding_ops_equal,
     shard_shape_for_device,
+    uniform_shard_shape,
 )
 from ._mesh_enum_gen import ReductionKind  # noqa: F401
 from ._mesh_groups import (  # noqa: F401

@@ -168,6 +168,13 @@ func.func @sharding_trailing_empty_axes() -> (!mesh.sharding, !mesh.sharding, !m
   return %0, %1, %2 : !mesh.sharding, !mesh.sharding, !mesh.sharding
 }
 
+// CHECK-LABEL: func @sharding_normalised_keeps_the_rest
+func.func @sharding_normalised_keeps_the_rest(%h : i64) -> !mesh.sharding {
+  // CHECK: mesh.sharding @mesh_x2_y2 split_axes = {{\[\[0\]\]}} partial = <max> [1] halo_sizes = [1, %{{.*}}] {tag = "t"} :
+  %0 = mesh.sharding @mesh_x2_y2 split_axes = [[0], [], []] partial = max[1] halo_sizes = [1, %h] {tag = "t"} : !mesh.sharding
+  return %0 : !mesh.sharding
+}
+
 // CHECK-LABEL: func @sharding_normalised_then_merged
 func.func @sharding_normalised_then_merged() -> (!mesh.sharding, !mesh.sharding) {
   // CHECK: %[[S:.*]] = mesh.sharding @mesh_x2_y2 split_axes = {{\[\[0\]\]}} :
@@ -216,4 +223,46 @@ func.func @shard_of_shard_other_kind_kept(%arg0 : tensor<4x8xf32>) -> tensor<4x8
   %0 = mesh.shard %arg0 to %s : tensor<4x8xf32>
   %1 = mesh.shard %0 to %s annotate_for_users : tensor<4x8xf32>
   return %1 : tensor<4x8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh1d_4(shape = 4)
+mesh.mesh @mesh_q(shape = ?)
+
+// CHECK-LABEL: func @shard_shape_constant_device
+func.func @shard_shape_constant_device() -> (index, index) {
+  // Device 2 of the seed's offsets example holds a 4x4 shard.
+  // CHECK: %[[C4:.*]] = arith.constant 4 : index
+  // CHECK-NOT: mesh.shard_shape
+  // CHECK: return %[[C4]], %[[C4]]
+  %c2 = arith.constant 2 : index
+  %s = mesh.sharding @mesh1d_4 split_axes = [[], [0]] sharded_dims_offsets = [0, 2, 5, 9, 14] : !mesh.sharding
+  %0:2 = mesh.shard_shape 4x14 %s %c2 : index, index
+  return %0#0, %0#1 : index, index
+}
+
+// CHECK-LABEL: func @shard_shape_unknown_device
+func.func @shard_shape_unknown_device(%d : index) -> (index, index, index) {
+  // Even split with halos: every device holds (12 / 4 + 1 + 2) x 5.
+  // CHECK-DAG: %[[C6:.*]] = arith.constant 6 : index
+  // CHECK-DAG: %[[C5:.*]] = arith.constant 5 : index
+  // CHECK-DAG: %[[U:.*]]:2 = mesh.shard_shape 4x14 %{{.*}} %{{.*}} : index, index
+  // CHECK: return %[[C6]], %[[C5]], %[[U]]#1
+  %s = mesh.sharding @mesh1d_4 split_axes = [[0]] halo_sizes = [1, 2] : !mesh.sharding
+  %0:2 = mesh.shard_shape 12x5 %s %d : index, index
+  %t = mesh.sharding @mesh1d_4 split_axes = [[], [0]] sharded_dims_offsets = [0, 2, 5, 9, 14] : !mesh.sharding
+  %1:2 = mesh.shard_shape 4x14 %t %d : index, index
+  return %0#0, %0#1, %1#1 : index, index, index
+}
+
+// CHECK-LABEL: func @shard_shape_dynamic_mesh
+func.func @shard_shape_dynamic_mesh() -> (index, index) {
+  // CHECK-DAG: %[[C3:.*]] = arith.constant 3 : index
+  // CHECK-DAG: %[[U:.*]]:2 = mesh.shard_shape 8x3 %{{.*}} %{{.*}} : index, index
+  // CHECK: return %[[U]]#0, %[[C3]]
+  %c0 = arith.constant 0 : index
+  %s = mesh.sharding @mesh_q split_axes = [[0]] : !mesh.sharding
+  %0:2 = mesh.shard_shape 8x3 %s %c0 : index, index
+  return %0#0, %0#1 : index, index
 }

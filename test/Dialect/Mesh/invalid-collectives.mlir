@@ -347,6 +347,16 @@ func.func @scatter_not_divisible(%arg0 : tensor<3x2xi8>) -> tensor<1x2xi8> {
 
 mesh.mesh @mesh_x2_y2(shape = 2x2)
 
+func.func @scatter_wrong_result(%arg0 : tensor<2x2xi8>) -> tensor<2x2xi8> {
+  // expected-error @+1 {{'mesh.scatter' op result dimension 0 size 2 != expected 1 (group size 2)}}
+  %0 = mesh.scatter %arg0 on @mesh_x2_y2 mesh_axes = [0] scatter_axis = 0 root = [1] : (tensor<2x2xi8>) -> tensor<2x2xi8>
+  return %0 : tensor<2x2xi8>
+}
+
+// -----
+
+mesh.mesh @mesh_x2_y2(shape = 2x2)
+
 func.func @scatter_root_arity(%arg0 : tensor<2x2xi8>) -> tensor<1x2xi8> {
   // expected-error @+1 {{'mesh.scatter' op root: 0 indices != 1 (one per mesh axis in mesh_axes)}}
   %0 = mesh.scatter %arg0 on @mesh_x2_y2 mesh_axes = [0] scatter_axis = 0 root = [] : (tensor<2x2xi8>) -> tensor<1x2xi8>

@@ -148,6 +148,16 @@ func.func @sharding_offsets_count_two_dims() {
 
 // -----
 
+mesh.mesh @mesh_x2_y3(shape = 2x3)
+
+func.func @sharding_offsets_far_too_few() {
+  // expected-error @+1 {{'mesh.sharding' op sharded_dims_offsets: 3 entries are too few for tensor dimension 0 split into 6 shards}}
+  %0 = mesh.sharding @mesh_x2_y3 split_axes = [[0, 1]] sharded_dims_offsets = [0, 1, 2] : !mesh.sharding
+  return
+}
+
+// -----
+
 mesh.mesh @mesh1d_4(shape = 4)
 
 func.func @sharding_offsets_decreasing() {
@@ -410,4 +420,18 @@ func.func @update_halo_scalar(%t : tensor<f32>) -> tensor<f32> {
   // expected-error @+1 {{custom op 'mesh.update_halo' 'result' must be non-0-ranked.memref of any type values or non-0-ranked.tensor of any type values, but got 'tensor<f32>'}}
   %0 = mesh.update_halo %t on @mesh_x2_y2 split_axes = [[]] : tensor<f32>
   return %0 : tensor<f32>
+}
+
+// -----
+
+mesh.mesh @mesh_x2_y2(shape = 2x2)
+
+// A user of a malformed mesh.sharding does not look at it before it is
+// reported.
+func.func @sharding_missing_split_axes(%arg0 : tensor<4xf32>) {
+  // expected-error @+1 {{'mesh.sharding' op requires attribute 'split_axes'}}
+  %s = "mesh.sharding"() <{mesh = @mesh_x2_y2, operandSegmentSizes = array<i32: 0, 0>}> : () -> !mesh.sharding
+  %0 = mesh.shard %arg0 to %s : tensor<4xf32>
+  %1 = mesh.shard %0 to %s : tensor<4xf32>
+  return
 }

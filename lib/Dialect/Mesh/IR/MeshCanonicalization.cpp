@@ -5,6 +5,7 @@
 //   constants;
 // - collectives over a group of one device become their input (or a
 //   tensor.cast when only static-ness of the shape differs);
+// - `mesh.shard_shape` dimensions known statically become constants;
 // - `mesh.sharding` drops trailing empty split-axes sub-arrays;
 // - `mesh.shard` of a `mesh.shard` with the same sharding and kind folds.
 //
@@ -18,6 +19,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Matchers.h"
 #include "mlir/IR/PatternMatch.h"
 
 using namespace mlir;
@@ -130,21 +132,59 @@ struct FoldNoNeighbors : OpRewritePattern<NeighborsLinearIndicesOp> {
   }
 };
 
-/// `[[0], [], []]` -> `[[0]]`; `[[], []]` -> `[[]]`.
+/// Shard shape dimensions that are known statically become constants: all of
+/// them when the device is a constant, the ones equal on every device
+/// otherwise.
+struct FoldStaticShardShape : OpRewritePattern<ShardShapeOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(ShardShapeOp op,
+                                PatternRewriter &rewriter) const override {
+    auto shardingOp = op.getSharding().getDefiningOp<ShardingOp>();
+    if (!shardingOp)
+      return failure();
+    MeshOp mesh = lookupMesh(shardingOp);
+    MeshSharding sharding = MeshSharding::get(shardingOp);
+    if (!mesh || !sharding || op.getNumResults() != op.getShape().size())
+      return failure();
+    SmallVector<int64_t> shape = getShardShape(op.getShape(), mesh.getShape(),
+                                               sharding);
+    APInt device;
+    if (mesh.isStatic() && matchPattern(op.getDevice(), m_ConstantInt(&device))) {
+      int64_t linear = device.getSExtValue();
+      if (linear >= 0 && linear < mesh.getNumDevices()) {
+        FailureOr<SmallVector<int64_t>> local = getShardShapeForDevice(
+            op.getShape(), mesh.getShape(), sharding,
+            multiIndex(linear, mesh.getShape()));
+        if (succeeded(local))
+          shape = *local;
+      }
+    }
+    if (shape.size() != op.getNumResults())
+      return failure();
+    return replaceResultsWithConstants(
+        op, rewriter, [&](unsigned i) -> std::optional<int64_t> {
+          if (ShapedType::isDynamic(shape[i]))
+            return std::nullopt;
+          return shape[i];
+        });
+  }
+};
+
+/// `[[0], [], []]` -> `[[0]]`; `[[], []]` -> `[[]]`. Rebuilt from the
+/// (normalising) MeshSharding value.
 struct DropTrailingEmptySplitAxes : OpRewritePattern<ShardingOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ShardingOp op,
                                 PatternRewriter &rewriter) const override {
     ArrayRef<DenseI16ArrayAttr> axes = op.getSplitAxes().getAxes();
-    size_t keep = axes.size();
-    while (keep > 1 && axes[keep - 1].empty())
-      --keep;
-    if (keep == axes.size())
+    if (axes.size() < 2 || !axes.back().empty())
       return failure();
-    rewriter.modifyOpInPlace(op, [&] {
-      op.setSplitAxesAttr(
-          MeshAxesArrayAttr::get(op.getContext(), axes.take_front(keep)));
-    });
+    MeshSharding sharding = MeshSharding::get(op);
+    if (!sharding)
+      return failure();
+    auto normalised = ShardingOp::create(rewriter, op.getLoc(), sharding);
+    normalised->setDiscardableAttrs(op->getDiscardableAttrDictionary());
+    rewriter.replaceOp(op, normalised.getResult());
     return success();
   }
 };
@@ -223,6 +263,11 @@ void ProcessLinearIndexOp::getCanonicalizationPatterns(
 void NeighborsLinearIndicesOp::getCanonicalizationPatterns(
     RewritePatternSet &results, MLIRContext *context) {
   results.add<FoldNoNeighbors>(context);
+}
+
+void ShardShapeOp::getCanonicalizationPatterns(RewritePatternSet &results,
+                                               MLIRContext *context) {
+  results.add<FoldStaticShardShape>(context);
 }
 
 void ShardingOp::getCanonicalizationPatterns(RewritePatternSet &results,

@@ -3,6 +3,7 @@
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::mesh;
@@ -49,9 +50,10 @@ int64_t mlir::mesh::collectiveProcessGroupSize(ArrayRef<MeshAxis> meshAxes,
                                                ArrayRef<int64_t> meshShape) {
   int64_t size = 1;
   for (int64_t axisSize : meshAxesSizes(meshAxes, meshShape)) {
-    if (ShapedType::isDynamic(axisSize))
+    // Dynamic, or too large to count (treated as unknown, never UB).
+    if (ShapedType::isDynamic(axisSize) ||
+        llvm::MulOverflow(size, axisSize, size))
       return ShapedType::kDynamic;
-    size *= axisSize;
   }
   return size;
 }
@@ -67,9 +69,10 @@ int64_t mlir::mesh::linearIndex(ArrayRef<int64_t> multiIndex,
     return ShapedType::kDynamic;
   int64_t index = 0;
   for (auto [coord, size] : llvm::zip_equal(multiIndex, shape)) {
-    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(coord))
+    if (ShapedType::isDynamic(size) || ShapedType::isDynamic(coord) ||
+        llvm::MulOverflow(index, size, index) ||
+        llvm::AddOverflow(index, coord, index))
       return ShapedType::kDynamic;
-    index = index * size + coord;
   }
   return index;
 }

@@ -12,6 +12,7 @@
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::mesh;
@@ -52,9 +53,8 @@ static void printDimensionList(OpAsmPrinter &printer, Operation *,
 int64_t MeshOp::getNumDevices() {
   int64_t count = 1;
   for (int64_t size : getShape()) {
-    if (ShapedType::isDynamic(size))
+    if (ShapedType::isDynamic(size) || llvm::MulOverflow(count, size, count))
       return ShapedType::kDynamic;
-    count *= size;
   }
   return count;
 }

@@ -5,6 +5,7 @@
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::mesh;
@@ -29,14 +30,24 @@ MeshSharding::MeshSharding(FlatSymbolRefAttr mesh,
 MeshSharding MeshSharding::get(ShardingOp op) {
   if (!op)
     return {};
+  // Read the properties without asserting accessors: this also runs from
+  // verifiers of users, possibly before `op` itself has been verified.
+  auto meshAttr = dyn_cast_or_null<FlatSymbolRefAttr>(op.getProperties().mesh);
+  auto splitAttr =
+      dyn_cast_or_null<MeshAxesArrayAttr>(op.getProperties().split_axes);
+  if (!meshAttr || !splitAttr)
+    return {};
   SmallVector<DimSplitAxes> split;
-  for (DenseI16ArrayAttr axes : op.getSplitAxes().getAxes())
+  for (DenseI16ArrayAttr axes : splitAttr.getAxes()) {
+    if (!axes)
+      return {};
     split.emplace_back(axes.asArrayRef());
+  }
   ArrayRef<MeshAxis> partial;
   if (std::optional<ArrayRef<MeshAxis>> axes = op.getPartialAxes())
     partial = *axes;
   ReductionKind kind = op.getPartialType().value_or(ReductionKind::Sum);
-  return MeshSharding(op.getMeshAttr(), split, partial, kind,
+  return MeshSharding(meshAttr, split, partial, kind,
                       op.getStaticHaloSizes(),
                       op.getStaticShardedDimsOffsets(),
                       llvm::to_vector(op.getDynamicHaloSizes()),
@@ -98,6 +109,26 @@ MeshAxesArrayAttr MeshSharding::getSplitAxesAttr(MLIRContext *context) const {
   return MeshAxesArrayAttr::get(context, axes);
 }
 
+void ShardingOp::build(OpBuilder &builder, OperationState &state,
+                       const MeshSharding &sharding) {
+  MLIRContext *context = builder.getContext();
+  std::optional<ArrayRef<MeshAxis>> partialAxes;
+  ReductionKindAttr partialType;
+  if (!sharding.getPartialAxes().empty()) {
+    partialAxes = sharding.getPartialAxes();
+    partialType = ReductionKindAttr::get(context, sharding.getPartialType());
+  }
+  build(builder, state, ShardingType::get(context), sharding.getMeshAttr(),
+        sharding.getSplitAxesAttr(context),
+        partialAxes ? builder.getDenseI16ArrayAttr(*partialAxes)
+                    : DenseI16ArrayAttr(),
+        partialType,
+        builder.getDenseI64ArrayAttr(sharding.getStaticShardedDimsOffsets()),
+        sharding.getDynamicShardedDimsOffsets(),
+        builder.getDenseI64ArrayAttr(sharding.getStaticHaloSizes()),
+        sharding.getDynamicHaloSizes());
+}
+
 //===----------------------------------------------------------------------===//
 // Shard shapes
 //===----------------------------------------------------------------------===//
@@ -143,6 +174,8 @@ getShardedDimInfos(size_t rank, ArrayRef<int64_t> meshShape,
       if (ShapedType::isDynamic(info.groupSize))
         offsetsKnown = false; // Cannot locate this or later dims' offsets.
       if (offsetsKnown) {
+        if (info.groupSize >= static_cast<int64_t>(offsets.size()))
+          return failure();
         size_t count = info.groupSize + 1;
         if (offsetPos + count > offsets.size())
           return failure();
@@ -156,10 +189,13 @@ getShardedDimInfos(size_t rank, ArrayRef<int64_t> meshShape,
 }
 
 static int64_t addHalos(int64_t size, const ShardedDimInfo &info) {
+  int64_t result;
   if (ShapedType::isDynamic(size) || ShapedType::isDynamic(info.haloLow) ||
-      ShapedType::isDynamic(info.haloHigh))
+      ShapedType::isDynamic(info.haloHigh) ||
+      llvm::AddOverflow(size, info.haloLow, result) ||
+      llvm::AddOverflow(result, info.haloHigh, result))
     return ShapedType::kDynamic;
-  return size + info.haloLow + info.haloHigh;
+  return result;
 }
 
 SmallVector<int64_t> mlir::mesh::getShardShape(ArrayRef<int64_t> globalShape,
@@ -177,10 +213,12 @@ SmallVector<int64_t> mlir::mesh::getShardShape(ArrayRef<int64_t> globalShape,
       // Static and all equal shard sizes give a static shape.
       if (!info.offsets.empty() &&
           llvm::none_of(info.offsets, ShapedType::isDynamic)) {
-        int64_t first = info.offsets[1] - info.offsets[0];
-        bool even = true;
-        for (size_t k = 1; k + 1 < info.offsets.size(); ++k)
-          even &= info.offsets[k + 1] - info.offsets[k] == first;
+        int64_t first, next;
+        bool even = !llvm::SubOverflow(info.offsets[1], info.offsets[0], first);
+        for (size_t k = 1; even && k + 1 < info.offsets.size(); ++k)
+          even = !llvm::SubOverflow(info.offsets[k + 1], info.offsets[k],
+                                    next) &&
+                 next == first;
         if (even)
           local = first;
       }
@@ -214,8 +252,9 @@ FailureOr<SmallVector<int64_t>> mlir::mesh::getShardShapeForDevice(
     if (info.hasOffsets) {
       if (!info.offsets.empty() && !ShapedType::isDynamic(k) &&
           !ShapedType::isDynamic(info.offsets[k]) &&
-          !ShapedType::isDynamic(info.offsets[k + 1]))
-        local = info.offsets[k + 1] - info.offsets[k];
+          !ShapedType::isDynamic(info.offsets[k + 1]) &&
+          llvm::SubOverflow(info.offsets[k + 1], info.offsets[k], local))
+        local = ShapedType::kDynamic;
     } else if (!ShapedType::isDynamic(size) && !ShapedType::isDynamic(k) &&
                !ShapedType::isDynamic(info.groupSize) && info.groupSize > 0) {
       local = size / info.groupSize + (k < size % info.groupSize ? 1 : 0);

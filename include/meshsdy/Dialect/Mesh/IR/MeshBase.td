@@ -23,22 +23,45 @@ def Mesh_Dialect : Dialect {
     describe how tensors are distributed over a mesh of devices and how the
     devices communicate.
 
-    **Device groups.** Collectives name a `mesh` and a list of `mesh_axes`.
-    Devices whose coordinates agree on every axis *outside* `mesh_axes` form
-    one group, and the collective runs independently within each group. On a
-    2x3x4x5 mesh with `mesh_axes = [0, 1]` there are 4 * 5 groups, indexed by
-    `(k, m)`, each holding the 2 * 3 devices `(i, j, k, m)`. The order of the
-    devices inside a group follows `mesh_axes`, outer axis first: with
-    `mesh_axes = [3, 1]`, device `(i, 1, k, 0)` comes before `(i, 0, k, 1)`
-    and `(i, 2, k, 0)`.
+    ## Collective Communication Operations
 
-    **In-group devices.** Ops such as `broadcast`, `scatter` and `send` name a
-    device inside each group by its multi-index over `mesh_axes` only.
+    The collectives of this dialect (all-gather, all-reduce, all-to-all,
+    broadcast, ...) are the usual ones (see
+    [collective operations](https://en.wikipedia.org/wiki/Collective_operation)),
+    with one twist: they run over groups of devices of a mesh.
 
-    **Purity.** Collectives that involve the whole group are pure: the program
-    is SPMD and every process reaches the same collective in the same state,
-    so CSE and DCE may treat them like any other side-effect-free op. `send`
-    and `recv` are the exceptions.
+    ### Device groups
+
+    A collective names a `mesh` and a list of `mesh_axes`. Devices whose
+    coordinates agree on every mesh axis *outside* `mesh_axes` form one group,
+    and the collective runs independently within each group; a group is named
+    by those outside coordinates. On a 2x3x4x5 mesh with `mesh_axes = [0, 1]`,
+    the groups are `{ { (i, j, k, m) | 0<=i<2, 0<=j<3 } | 0<=k<4, 0<=m<5 }`,
+    indexed by `(k, m)`: devices (1, 0, 2, 3) and (1, 1, 2, 3) share a group,
+    (1, 0, 2, 4) is in another one.
+
+    Ops that care about the order of the devices in a group (all-gather,
+    all-to-all, ...) order them by their coordinates on `mesh_axes`, taken in
+    the listed order, outer axis first. With `mesh_axes = [3, 1]`, device
+    `(i, 1, k, 0)` comes before both `(i, 0, k, 1)` and `(i, 2, k, 0)`.
+
+    ### In-group Device
+
+    Ops such as `broadcast`, `scatter` and `send` name one device in every
+    group (`root`, `source`, `destination`) by its multi-index over
+    `mesh_axes` only. On a 3-D mesh with `mesh_axes = [0, 2]`, the in-group
+    device `(i, j)` of the group with index `g` is the device `(i, g, j)`.
+
+    ### Purity
+
+    Collectives in which the whole group takes part in one operation are
+    pure; `send` and `recv` are not. The dialect assumes SPMD execution: every
+    process runs the same program and reaches each collective in a coherent
+    state. A transformation must therefore treat all the instances of one
+    runtime collective alike: removing it on one path means removing it on
+    every path of every process. With that, treating collectives as `Pure`
+    is sound and lets generic passes such as CSE and DCE apply to them, and an
+    interpreter can execute a pure collective as one step of all processes.
   }];
   let dependentDialects = [
     // Folders materialize index constants; canonicalization may insert casts.

@@ -15,6 +15,10 @@
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
+namespace mlir::mesh {
+class MeshSharding; // MeshSharding.h; ShardingOp has a builder taking one.
+} // namespace mlir::mesh
+
 #define GET_OP_CLASSES
 #include "meshsdy/Dialect/Mesh/IR/MeshOps.h.inc"
 

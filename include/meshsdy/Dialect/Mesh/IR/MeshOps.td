@@ -280,6 +280,11 @@ def Mesh_ShardingOp : Mesh_MeshUserOp<"sharding", [
     Variadic<I64>:$dynamic_halo_sizes
   );
   let results = (outs Mesh_Sharding:$result);
+  let builders = [
+    // The op defining `sharding` (normalised: no trailing empty split axes;
+    // dynamic halo sizes / offsets become operands).
+    OpBuilder<(ins "const ::mlir::mesh::MeshSharding &":$sharding)>
+  ];
   let assemblyFormat = [{
     $mesh
     `split_axes` `=` $split_axes
@@ -315,6 +320,9 @@ def Mesh_ShardShapeOp : Mesh_Op<"shard_shape", [Pure]> {
     custom<DimensionList>($shape) $sharding $device attr-dict `:` type($result)
   }];
   let hasVerifier = 1;
+  // Dimensions known from a `mesh.sharding` on a static mesh (and, for
+  // uneven splits, a constant device) fold to constants.
+  let hasCanonicalizer = 1;
 }
 
 def Mesh_ShardOp : Mesh_Op<"shard", [

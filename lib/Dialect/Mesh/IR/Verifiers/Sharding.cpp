@@ -112,6 +112,10 @@ LogicalResult ShardingOp::verifySymbolUses(SymbolTableCollection &st) {
     int64_t shards = collectiveProcessGroupSize(dimAxes.asArrayRef(), *mesh);
     if (ShapedType::isDynamic(shards))
       return success();
+    if (shards > static_cast<int64_t>(offsets.size()))
+      return emitOpError("sharded_dims_offsets: ")
+             << offsets.size() << " entries are too few for tensor dimension "
+             << dim << " split into " << shards << " shards";
     dims.push_back({dim, shards});
     expected += shards + 1;
   }

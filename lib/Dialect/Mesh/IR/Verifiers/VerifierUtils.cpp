@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/ADT/SmallSet.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::mesh;
@@ -120,7 +121,8 @@ FailureOr<SmallVector<int64_t>> mesh::verifier::scaleDim(Operation *op,
     return result;
   }
   if (multiply) {
-    size *= groupSize;
+    if (llvm::MulOverflow(size, groupSize, size))
+      size = ShapedType::kDynamic;
     return result;
   }
   if (size % groupSize != 0)
