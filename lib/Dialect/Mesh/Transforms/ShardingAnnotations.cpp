@@ -20,23 +20,6 @@ MeshSharding mlir::mesh::getAnnotatedSharding(Value value) {
   return MeshSharding();
 }
 
-Value mlir::mesh::createShardingOp(OpBuilder &builder, Location loc,
-                                   const MeshSharding &sharding) {
-  MLIRContext *ctx = builder.getContext();
-  DenseI16ArrayAttr partialAxes;
-  ReductionKindAttr partialType;
-  if (!sharding.getPartialAxes().empty()) {
-    partialAxes = DenseI16ArrayAttr::get(ctx, sharding.getPartialAxes());
-    partialType = ReductionKindAttr::get(ctx, sharding.getPartialType());
-  }
-  return ShardingOp::create(
-      builder, loc, ShardingType::get(ctx), sharding.getMeshAttr(),
-      sharding.getSplitAxesAttr(ctx), partialAxes, partialType,
-      DenseI64ArrayAttr::get(ctx, sharding.getStaticShardedDimsOffsets()),
-      ValueRange(), DenseI64ArrayAttr::get(ctx, sharding.getStaticHaloSizes()),
-      ValueRange());
-}
-
 AnnotationBuilder::AnnotationBuilder(FunctionOpInterface func)
     : builder(func.getContext()), entry(&func.getFunctionBody().front()) {}
 
@@ -67,7 +50,7 @@ Value AnnotationBuilder::shardingValue(const MeshSharding &sharding) {
   else
     builder.setInsertionPointToStart(entry);
   Value value =
-      createShardingOp(builder, entry->getParentOp()->getLoc(), sharding);
+      ShardingOp::create(builder, entry->getParentOp()->getLoc(), sharding);
   lastShardingOp = value.getDefiningOp();
   it->second = value;
   return value;

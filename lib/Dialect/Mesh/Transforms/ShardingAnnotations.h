@@ -22,10 +22,6 @@ bool hasResultAnnotation(Value value);
 /// else null (an unannotated value is replicated).
 MeshSharding getAnnotatedSharding(Value value);
 
-/// Builds a mesh.sharding op for a sharding without dynamic sizes.
-Value createShardingOp(OpBuilder &builder, Location loc,
-                       const MeshSharding &sharding);
-
 /// Adds mesh.shard annotations to a function; one mesh.sharding op per
 /// distinct sharding, at the start of the entry block.
 class AnnotationBuilder {
