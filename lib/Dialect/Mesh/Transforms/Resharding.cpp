@@ -2,6 +2,8 @@
 
 #include "Resharding.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 
 using namespace mlir;
@@ -33,6 +35,78 @@ struct State {
   }
 };
 
+/// True if `sharding` has a non-zero halo.
+bool hasHalos(const MeshSharding &sharding) {
+  return sharding && llvm::any_of(sharding.getStaticHaloSizes(),
+                                  [](int64_t size) { return size != 0; });
+}
+
+/// `sharding` with the same split and partial axes, without halos.
+MeshSharding withoutHalos(const MeshSharding &sharding) {
+  return MeshSharding(sharding.getMeshAttr(), sharding.getSplitAxes(),
+                      sharding.getPartialAxes(), sharding.getPartialType());
+}
+
+/// The (low, high) halo of each tensor dimension under `sharding`: the
+/// halo sizes are listed for the split dimensions only.
+std::pair<SmallVector<int64_t>, SmallVector<int64_t>>
+halosPerDim(const MeshSharding &sharding, int64_t rank) {
+  SmallVector<int64_t> low(rank, 0), high(rank, 0);
+  ArrayRef<int64_t> sizes = sharding.getStaticHaloSizes();
+  for (auto [i, dim] : llvm::enumerate(sharding.getShardedDims())) {
+    if (2 * i + 1 >= sizes.size() || dim >= rank)
+      break;
+    low[dim] = sizes[2 * i];
+    high[dim] = sizes[2 * i + 1];
+  }
+  return {low, high};
+}
+
+/// The core of each shard: the halos cut off.
+FailureOr<Value> dropHalos(OpBuilder &builder, Location loc, MeshOp mesh,
+                           Value local, RankedTensorType global,
+                           const MeshSharding &sharding) {
+  FailureOr<RankedTensorType> coreType =
+      getLocalType(loc, global, mesh, withoutHalos(sharding));
+  if (failed(coreType))
+    return failure();
+  auto [low, high] = halosPerDim(sharding, global.getRank());
+  SmallVector<OpFoldResult> offsets, sizes,
+      strides(global.getRank(), builder.getIndexAttr(1));
+  for (auto [dim, size] : llvm::enumerate(coreType->getShape())) {
+    offsets.push_back(builder.getIndexAttr(low[dim]));
+    sizes.push_back(builder.getIndexAttr(size));
+  }
+  return tensor::ExtractSliceOp::create(builder, loc, *coreType, local,
+                                        offsets, sizes, strides)
+      .getResult();
+}
+
+/// Pads each shard's core with its halos and fills them from the
+/// neighbours (`mesh.update_halo`).
+FailureOr<Value> addHalos(OpBuilder &builder, Location loc, MeshOp mesh,
+                          Value core, RankedTensorType global,
+                          const MeshSharding &sharding) {
+  FailureOr<RankedTensorType> type = getLocalType(loc, global, mesh, sharding);
+  if (failed(type))
+    return failure();
+  auto [low, high] = halosPerDim(sharding, global.getRank());
+  SmallVector<OpFoldResult> lowPad, highPad;
+  for (int64_t dim = 0; dim < global.getRank(); ++dim) {
+    lowPad.push_back(builder.getIndexAttr(low[dim]));
+    highPad.push_back(builder.getIndexAttr(high[dim]));
+  }
+  Value zero = arith::ConstantOp::create(
+      builder, loc, builder.getZeroAttr(global.getElementType()));
+  Value padded = tensor::PadOp::create(builder, loc, *type, core, lowPad,
+                                       highPad, zero);
+  return UpdateHaloOp::create(
+             builder, loc, *type, padded, sharding.getMeshAttr(),
+             sharding.getSplitAxesAttr(builder.getContext()), ValueRange(),
+             builder.getDenseI64ArrayAttr(sharding.getStaticHaloSizes()))
+      .getResult();
+}
+
 } // namespace
 
 FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
@@ -50,12 +124,24 @@ FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
       (to && to.getMesh() != mesh.getSymName()))
     return emitError(loc)
            << "unsupported by mesh-spmdization: resharding between meshes";
-  if ((from && (!from.getStaticHaloSizes().empty() ||
-                !from.getStaticShardedDimsOffsets().empty())) ||
-      (to && (!to.getStaticHaloSizes().empty() ||
-              !to.getStaticShardedDimsOffsets().empty())))
+  if ((from && !from.getStaticShardedDimsOffsets().empty()) ||
+      (to && !to.getStaticShardedDimsOffsets().empty()))
     return emitError(loc) << "unsupported by mesh-spmdization: resharding "
-                             "with halos or sharded_dims_offsets";
+                             "with sharded_dims_offsets";
+  // Halos: go through the same split without them.
+  if (hasHalos(from)) {
+    FailureOr<Value> core = dropHalos(builder, loc, mesh, local, global, from);
+    if (failed(core))
+      return failure();
+    return reshard(builder, loc, mesh, *core, global, withoutHalos(from), to);
+  }
+  if (hasHalos(to)) {
+    FailureOr<Value> core =
+        reshard(builder, loc, mesh, local, global, from, withoutHalos(to));
+    if (failed(core))
+      return failure();
+    return addHalos(builder, loc, mesh, *core, global, to);
+  }
 
   size_t rank = global.getRank();
   State cur(from, rank);

@@ -20,8 +20,10 @@ namespace mlir::mesh {
 ///      (`all_gather`, innermost axes first);
 ///   4. axes `to` appends to a dimension are sliced (`all_slice`).
 /// After step k every dimension's axes are a prefix of the target's, so each
-/// step only shortens or only lengthens lists. Halos and offsets are only
-/// supported when both shardings have the same ones.
+/// step only shortens or only lengthens lists. A sharding with halos is
+/// reached from the same split without them (pad, then `update_halo`) and
+/// left through it (slice out the core). `sharded_dims_offsets` (uneven
+/// shards) are not supported.
 FailureOr<Value> reshard(OpBuilder &builder, Location loc, MeshOp mesh,
                          Value local, RankedTensorType global,
                          const MeshSharding &from, const MeshSharding &to);

@@ -187,3 +187,24 @@ func.func @scalar_from_above(%a: tensor<8xf32>) -> tensor<8xf32> {
   %r_s = mesh.shard %r to %s : tensor<8xf32>
   return %r_s : tensor<8xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// Adding halos: pad each core, then exchange with the neighbours; removing
+// them: slice the core out.
+// CHECK-LABEL: func.func @halos
+// CHECK-SAME:    (%[[A:.*]]: tensor<4x3xf32>) -> tensor<4x3xf32>
+// CHECK:         %[[P:.*]] = tensor.pad %[[A]] low[1, 0] high[2, 0]
+// CHECK:         %[[H:.*]] = mesh.update_halo %[[P]] on @mesh_4 split_axes = {{\[\[}}0]] halo_sizes = [1, 2] : tensor<7x3xf32>
+// CHECK:         %[[C:.*]] = tensor.extract_slice %[[H]][1, 0] [4, 3] [1, 1] : tensor<7x3xf32> to tensor<4x3xf32>
+// CHECK:         math.exp %[[C]]
+func.func @halos(%a: tensor<16x3xf32>) -> tensor<16x3xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %h = mesh.sharding @mesh_4 split_axes = [[0]] halo_sizes = [1, 2] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<16x3xf32>
+  %a_h = mesh.shard %a_s to %h annotate_for_users : tensor<16x3xf32>
+  %e = math.exp %a_h : tensor<16x3xf32>
+  return %e : tensor<16x3xf32>
+}
