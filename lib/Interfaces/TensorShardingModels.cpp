@@ -3,7 +3,9 @@
 // tensor.empty and tensor-typed arith.constant have no tensor operands: one
 // parallel loop per result dimension, identity result map. Their per-device
 // form is the same op with the per-device type (a splat constant stays a
-// splat; another constant is built whole and sliced).
+// splat; another constant is built whole and sliced). tensor.concat and
+// tensor.pad are parallel over the dimensions they do not concatenate or
+// pad; those stay whole on every device.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +15,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Utils/StaticValueUtils.h"
 #include "mlir/IR/DialectRegistry.h"
 
 using namespace mlir;
@@ -112,12 +115,66 @@ struct ConstantShardingModel
   }
 };
 
+/// Identity maps over the result's dimensions, except that the dimensions
+/// `fixed` says are indexed by no loop (the constant 0), so they stay whole.
+SmallVector<AffineMap> mapsKeepingWhole(Operation *op,
+                                        ArrayRef<bool> fixed) {
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
+  MLIRContext *ctx = op->getContext();
+  SmallVector<AffineExpr> exprs;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim)
+    exprs.push_back(fixed[dim] ? getAffineConstantExpr(0, ctx)
+                               : getAffineDimExpr(dim, ctx));
+  AffineMap tensorMap = AffineMap::get(type.getRank(), 0, exprs, ctx);
+  AffineMap scalarMap = AffineMap::get(type.getRank(), 0, ctx);
+  SmallVector<AffineMap> maps;
+  for (Type operand : op->getOperandTypes())
+    maps.push_back(isa<RankedTensorType>(operand) ? tensorMap : scalarMap);
+  maps.push_back(tensorMap);
+  return maps;
+}
+
+/// tensor.concat: every dimension but the concatenated one is parallel.
+struct ConcatShardingModel
+    : ShardingInterface::ExternalModel<ConcatShardingModel, tensor::ConcatOp> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return SmallVector<utils::IteratorType>(
+        cast<tensor::ConcatOp>(op).getRank(), utils::IteratorType::parallel);
+  }
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    auto concat = cast<tensor::ConcatOp>(op);
+    SmallVector<bool> fixed(concat.getRank(), false);
+    fixed[concat.getDim()] = true;
+    return mapsKeepingWhole(op, fixed);
+  }
+};
+
+/// tensor.pad: the padded dimensions stay whole, the others are parallel.
+struct PadShardingModel
+    : ShardingInterface::ExternalModel<PadShardingModel, tensor::PadOp> {
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return SmallVector<utils::IteratorType>(
+        cast<tensor::PadOp>(op).getResultType().getRank(),
+        utils::IteratorType::parallel);
+  }
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    auto pad = cast<tensor::PadOp>(op);
+    SmallVector<bool> fixed;
+    for (auto [low, high] :
+         llvm::zip(pad.getMixedLowPad(), pad.getMixedHighPad()))
+      fixed.push_back(!isZeroInteger(low) || !isZeroInteger(high));
+    return mapsKeepingWhole(op, fixed);
+  }
+};
+
 } // namespace
 
 void mlir::meshsdy::detail::registerTensorShardingModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
     tensor::EmptyOp::attachInterface<EmptyShardingModel>(*ctx);
+    tensor::ConcatOp::attachInterface<ConcatShardingModel>(*ctx);
+    tensor::PadOp::attachInterface<PadShardingModel>(*ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, arith::ArithDialect *) {
     arith::ConstantOp::attachInterface<ConstantShardingModel>(*ctx);

@@ -9,8 +9,8 @@ class DialectRegistry;
 namespace meshsdy {
 
 /// Attaches mesh::ShardingInterface to upstream ops: every linalg structured
-/// op, the elementwise arith and math ops on tensors, tensor.empty and
-/// arith.constant on tensors.
+/// op, the elementwise arith and math ops on tensors, tensor.empty,
+/// tensor.concat, tensor.pad and arith.constant on tensors.
 void registerShardingInterfaceExternalModels(DialectRegistry &registry);
 
 namespace detail {

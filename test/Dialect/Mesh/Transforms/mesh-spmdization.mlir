@@ -208,3 +208,29 @@ func.func @halos(%a: tensor<16x3xf32>) -> tensor<16x3xf32> {
   %e = math.exp %a_h : tensor<16x3xf32>
   return %e : tensor<16x3xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// tensor.concat and tensor.pad keep their concatenated / padded dimension
+// whole and split the others.
+// CHECK-LABEL: func.func @concat_and_pad
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x3xf32>, %[[B:.*]]: tensor<2x5xf32>) -> tensor<2x10xf32>
+// CHECK:         %[[C:.*]] = tensor.concat dim(1) %[[A]], %[[B]] : (tensor<2x3xf32>, tensor<2x5xf32>) -> tensor<2x8xf32>
+// CHECK:         tensor.pad %[[C]] low[0, 1] high[0, 1]
+// CHECK:         : tensor<2x8xf32> to tensor<2x10xf32>
+// CHECK-NOT:     mesh.all_
+func.func @concat_and_pad(%a: tensor<8x3xf32>, %b: tensor<8x5xf32>) -> tensor<8x10xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<8x3xf32>
+  %b_s = mesh.shard %b to %s : tensor<8x5xf32>
+  %c = tensor.concat dim(1) %a_s, %b_s : (tensor<8x3xf32>, tensor<8x5xf32>) -> tensor<8x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %c low[0, 1] high[0, 1] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %zero : f32
+  } : tensor<8x8xf32> to tensor<8x10xf32>
+  %p_s = mesh.shard %p to %s : tensor<8x10xf32>
+  return %p_s : tensor<8x10xf32>
+}
