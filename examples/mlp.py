@@ -66,12 +66,8 @@ def main() -> int:
         print(source)
         print(result.partitioned)
     print(f"MLP: {args.layers} layers, batch {args.batch}, {args.features} features, mesh {args.mesh}")
-    print(f"collectives: {dict(result.report.collectives) or 'none'}")
-    print(f"bytes sent per device: {result.report.total_bytes_sent_per_device:.0f}")
-    print(f"max |partitioned - original| = {result.max_abs_error:.3g}")
-    agrees = result.agrees()
-    print("partitioned == original:", "yes" if agrees else "NO")
-    return 0 if agrees else 1
+    print(result.summary())
+    return 0 if result.agrees() else 1
 
 
 if __name__ == "__main__":

@@ -9,7 +9,6 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
 #include "meshsdy/Interfaces/ExternalModels.h"
 
@@ -81,11 +80,8 @@ struct ConstantShardingModel
       mapping.map(op->getResult(0), builder.clone(*op)->getResult(0));
       return success();
     }
-    MeshOp mesh = getMesh(op, sharding.getMeshAttr(), symbolTables);
-    if (!mesh)
-      return op->emitOpError("mesh '") << sharding.getMesh() << "' not found";
     FailureOr<RankedTensorType> local =
-        getLocalType(op->getLoc(), global, mesh, sharding);
+        getLocalType(op, global, sharding, symbolTables);
     if (failed(local))
       return failure();
     auto dense = dyn_cast<DenseElementsAttr>(constant.getValue());
@@ -103,8 +99,7 @@ struct ConstantShardingModel
     for (auto [dim, axes] : llvm::enumerate(sharding.getSplitAxes())) {
       if (axes.empty())
         continue;
-      int64_t groupSize = collectiveProcessGroupSize(axes, mesh.getShape());
-      shape[dim] /= groupSize;
+      shape[dim] = local->getDimSize(dim);
       current = AllSliceOp::create(
           builder, op->getLoc(), global.clone(shape), sharding.getMeshAttr(),
           DenseI16ArrayAttr::get(builder.getContext(), axes), current,

@@ -198,6 +198,18 @@ class Comparison:
     #: Largest absolute difference over all outputs.
     max_abs_error: float = 0.0
 
+    def summary(self, rtol: float = 1e-5, atol: float = 1e-5) -> str:
+        """What partitioning inserted and whether the results agree, as the
+        example scripts print it."""
+        return "\n".join(
+            [
+                f"collectives: {dict(self.report.collectives) or 'none'}",
+                f"bytes sent per device: {self.report.total_bytes_sent_per_device:.0f}",
+                f"max |partitioned - original| = {self.max_abs_error:.3g}",
+                "partitioned == original: " + ("yes" if self.agrees(rtol, atol) else "NO"),
+            ]
+        )
+
     def agrees(self, rtol: float = 1e-5, atol: float = 1e-5) -> bool:
         """True if every output matches within the tolerances."""
         import numpy as np

@@ -123,6 +123,18 @@ mlir::mesh::getLocalType(Location loc, RankedTensorType global, MeshOp mesh,
 }
 
 
+FailureOr<RankedTensorType>
+mlir::mesh::getLocalType(Operation *op, RankedTensorType global,
+                         const MeshSharding &sharding,
+                         SymbolTableCollection &symbolTables) {
+  if (!sharding)
+    return global;
+  MeshOp mesh = getMesh(op, sharding.getMeshAttr(), symbolTables);
+  if (!mesh)
+    return op->emitOpError("mesh '") << sharding.getMesh() << "' not found";
+  return getLocalType(op->getLoc(), global, mesh, sharding);
+}
+
 LogicalResult mlir::mesh::detail::spmdizeByCloning(
     Operation *op, ArrayRef<Value> localOperands,
     ArrayRef<MeshSharding> resultShardings, IRMapping &mapping,
@@ -135,11 +147,8 @@ LogicalResult mlir::mesh::detail::spmdizeByCloning(
       resultTypes.push_back(result.getType());
       continue;
     }
-    MeshOp mesh = getMesh(op, sharding.getMeshAttr(), symbolTables);
-    if (!mesh)
-      return op->emitOpError("mesh '") << sharding.getMesh() << "' not found";
     FailureOr<RankedTensorType> local =
-        getLocalType(op->getLoc(), global, mesh, sharding);
+        getLocalType(op, global, sharding, symbolTables);
     if (failed(local))
       return failure();
     resultTypes.push_back(*local);

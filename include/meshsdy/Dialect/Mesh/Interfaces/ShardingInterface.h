@@ -64,6 +64,11 @@ FailureOr<RankedTensorType> getLocalType(Location loc, RankedTensorType global,
                                          MeshOp mesh,
                                          const MeshSharding &sharding);
 
+/// The same for a tensor `op` produces, looking its mesh up from `op`.
+FailureOr<RankedTensorType> getLocalType(Operation *op, RankedTensorType global,
+                                         const MeshSharding &sharding,
+                                         SymbolTableCollection &symbolTables);
+
 namespace detail {
 /// Default reduction kinds: `sum` for every reduction loop.
 SmallVector<ReductionKind> defaultReductionKinds(Operation *op);
