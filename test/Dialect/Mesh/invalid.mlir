@@ -15,7 +15,7 @@ mesh.mesh @mesh_zero(shape = 2x0)
 
 // -----
 
-// expected-error @+1 {{Failed parsing dimension list}}
+// expected-error @+1 {{expected a mesh axis size or '?'}}
 mesh.mesh @mesh_empty(shape = )
 
 // -----
@@ -24,3 +24,20 @@ mesh.mesh @mesh_empty(shape = )
 mesh.mesh @mesh0(shape = 2)
 // expected-error @+1 {{redefinition of symbol named 'mesh0'}}
 mesh.mesh @mesh0(shape = 4)
+
+// -----
+
+// Malformed shapes are parse errors, never a crash of the parser.
+// expected-error @+1 {{invalid mesh axis size 'a'}}
+mesh.mesh @mesh_word(shape = 2xaxes)
+
+// -----
+
+// expected-error @+1 {{expected a mesh axis size or '?'}}
+mesh.mesh @mesh_trailing_x(shape = 2x4x)
+
+// -----
+
+// `0x4` is 0 then 4, not hexadecimal.
+// expected-error @+1 {{'mesh.mesh' op axis 0 must have a positive or dynamic size, got 0}}
+mesh.mesh @mesh_hex(shape = 0x4)

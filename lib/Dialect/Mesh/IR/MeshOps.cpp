@@ -21,20 +21,73 @@ using namespace mlir::mesh;
 // custom<DimensionList>: `2x?x4`, as in a tensor shape.
 //===----------------------------------------------------------------------===//
 
-static ParseResult parseDimensionList(OpAsmParser &parser,
-                                      DenseI64ArrayAttr &dims) {
+namespace mlir::mesh::detail {
+
+/// Parses `2x?x4` by hand: AsmParser::parseDimensionList asserts on some
+/// malformed input (`2xaxes`). The lexer reads `2x?x4` as `2`, `x`, `?`,
+/// `x4`: a size is an integer or `?`, and the words between sizes start with
+/// `x` and may carry more sizes (`x4x8`).
+ParseResult parseDimensionList(OpAsmParser &parser, DenseI64ArrayAttr &dims) {
   SmallVector<int64_t> sizes;
-  // An empty list is accepted here and rejected by the verifiers, which can
-  // say precisely what is wrong with it.
-  if (failed(parser.parseDimensionList(sizes, /*allowDynamic=*/true,
-                                       /*withTrailingX=*/false)))
+  auto parseSize = [&]() -> ParseResult {
+    if (succeeded(parser.parseOptionalQuestion())) {
+      sizes.push_back(ShapedType::kDynamic);
+      return success();
+    }
+    SMLoc start = parser.getCurrentLocation();
+    int64_t size;
+    OptionalParseResult integer = parser.parseOptionalInteger(size);
+    if (!integer.has_value())
+      return parser.emitError(start, "expected a mesh axis size or '?'");
+    if (failed(*integer))
+      return failure();
+    // `0x4` lexes as a hexadecimal integer; in a shape it is 0, then 4.
+    StringRef spelling(start.getPointer(),
+                       parser.getCurrentLocation().getPointer() -
+                           start.getPointer());
+    spelling = spelling.trim();
+    if (spelling.size() > 2 && spelling[0] == '0' &&
+        (spelling[1] == 'x' || spelling[1] == 'X')) {
+      sizes.push_back(0);
+      int64_t next;
+      if (spelling.drop_front(2).getAsInteger(10, next))
+        return parser.emitError(start, "invalid mesh axis size '")
+               << spelling.drop_front(2) << "'";
+      sizes.push_back(next);
+      return success();
+    }
+    sizes.push_back(size);
+    return success();
+  };
+  if (failed(parseSize()))
     return failure();
+  while (true) {
+    SMLoc loc = parser.getCurrentLocation();
+    StringRef word;
+    if (failed(parser.parseOptionalKeyword(&word)))
+      break;
+    if (!word.consume_front("x"))
+      return parser.emitError(loc, "expected 'x' between mesh axis sizes");
+    SmallVector<StringRef> parts;
+    word.split(parts, 'x');
+    for (auto [i, part] : llvm::enumerate(parts)) {
+      if (part.empty() && i + 1 == parts.size()) {
+        if (failed(parseSize())) // `x` then `?`
+          return failure();
+        continue;
+      }
+      int64_t size;
+      if (part.empty() || part.getAsInteger(10, size))
+        return parser.emitError(loc, "invalid mesh axis size '") << part << "'";
+      sizes.push_back(size);
+    }
+  }
   dims = parser.getBuilder().getDenseI64ArrayAttr(sizes);
   return success();
 }
 
-static void printDimensionList(OpAsmPrinter &printer, Operation *,
-                               DenseI64ArrayAttr dims) {
+void printDimensionList(OpAsmPrinter &printer, Operation *,
+                        DenseI64ArrayAttr dims) {
   llvm::interleave(
       dims.asArrayRef(), printer.getStream(),
       [&](int64_t size) {
@@ -45,6 +98,8 @@ static void printDimensionList(OpAsmPrinter &printer, Operation *,
       },
       "x");
 }
+
+} // namespace mlir::mesh::detail
 
 //===----------------------------------------------------------------------===//
 // mesh.mesh

@@ -16,6 +16,13 @@
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::mesh {
+namespace detail {
+/// custom<DimensionList>: a shape such as `2x?x4` (`?` is dynamic). Never
+/// asserts on malformed input.
+ParseResult parseDimensionList(OpAsmParser &parser, DenseI64ArrayAttr &dims);
+void printDimensionList(OpAsmPrinter &printer, Operation *op,
+                        DenseI64ArrayAttr dims);
+} // namespace detail
 class MeshSharding; // MeshSharding.h; ShardingOp has a builder taking one.
 } // namespace mlir::mesh
 

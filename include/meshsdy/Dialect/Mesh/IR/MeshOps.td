@@ -69,6 +69,19 @@ def Mesh_MeshOp : Mesh_Op<"mesh", [Symbol]> {
     $sym_name `(` `shape` `=` custom<DimensionList>($shape) `)` attr-dict
   }];
   let extraClassDeclaration = [{
+    // custom<DimensionList>: members, so that the generated parser and
+    // printer use ours rather than mlir::parseDimensionList, which asserts
+    // on input such as `2xaxes`.
+    static ::mlir::ParseResult
+    parseDimensionList(::mlir::OpAsmParser &parser,
+                       ::mlir::DenseI64ArrayAttr &dims) {
+      return ::mlir::mesh::detail::parseDimensionList(parser, dims);
+    }
+    static void printDimensionList(::mlir::OpAsmPrinter &printer,
+                                   ::mlir::Operation *op,
+                                   ::mlir::DenseI64ArrayAttr dims) {
+      ::mlir::mesh::detail::printDimensionList(printer, op, dims);
+    }
     /// Number of mesh axes.
     int64_t getRank() { return getShape().size(); }
     /// True when every axis size is known.
@@ -316,6 +329,21 @@ def Mesh_ShardShapeOp : Mesh_Op<"shard_shape", [Pure]> {
                        Mesh_Sharding:$sharding,
                        Index:$device);
   let results = (outs Variadic<Index>:$result);
+  let extraClassDeclaration = [{
+    // custom<DimensionList>: members, so that the generated parser and
+    // printer use ours rather than mlir::parseDimensionList, which asserts
+    // on input such as `2xaxes`.
+    static ::mlir::ParseResult
+    parseDimensionList(::mlir::OpAsmParser &parser,
+                       ::mlir::DenseI64ArrayAttr &dims) {
+      return ::mlir::mesh::detail::parseDimensionList(parser, dims);
+    }
+    static void printDimensionList(::mlir::OpAsmPrinter &printer,
+                                   ::mlir::Operation *op,
+                                   ::mlir::DenseI64ArrayAttr dims) {
+      ::mlir::mesh::detail::printDimensionList(printer, op, dims);
+    }
+  }];
   let assemblyFormat = [{
     custom<DimensionList>($shape) $sharding $device attr-dict `:` type($result)
   }];
