@@ -50,3 +50,12 @@ func.func @mesh_in_function() {
   sdy.mesh @mesh = <["a"=2]>
   return
 }
+
+// -----
+
+sdy.mesh @mesh_a_2 = <["a"=2]>
+sdy.mesh @maximal = <[], device_ids=[5]>
+sdy.mesh @empty = <[]>
+// expected-note @-3 {{mesh @mesh_a_2}}
+// expected-error @+1 {{'sdy.mesh' op all meshes in a module must have the same number of devices: 4 != 2 (mesh @mesh_a_2)}}
+sdy.mesh @mesh_b_4 = <["b"=4]>

@@ -8,6 +8,10 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
 
+#include <optional>
+
+#include "meshsdy/Dialect/Sdy/IR/SdyEnums.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "meshsdy/Dialect/Sdy/IR/SdyAttrs.h.inc"
 

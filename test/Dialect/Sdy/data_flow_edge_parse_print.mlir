@@ -1,0 +1,21 @@
+// RUN: mesh-opt %s -split-input-file | FileCheck %s
+// RUN: mesh-opt %s -split-input-file > %t.1.mlir && mesh-opt %t.1.mlir -split-input-file > %t.2.mlir && diff %t.1.mlir %t.2.mlir
+// RUN: mesh-opt %s -split-input-file --mlir-print-op-generic | mesh-opt -split-input-file | FileCheck %s
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+
+// CHECK-LABEL: func @data_flow_edge
+func.func @data_flow_edge(%arg0: tensor<32x96xf32>, %arg1: tensor<32x96xf32>) -> tensor<32x96xf32> {
+  %0:2 = scf.while (%a0 = %arg0, %a1 = %arg1) : (tensor<32x96xf32>, tensor<32x96xf32>) -> (tensor<32x96xf32>, tensor<32x96xf32>) {
+    %c = arith.constant true
+    scf.condition(%c) %a0, %a1 : tensor<32x96xf32>, tensor<32x96xf32>
+  } do {
+  ^bb0(%b0: tensor<32x96xf32>, %b1: tensor<32x96xf32>):
+    scf.yield %b0, %b1 : tensor<32x96xf32>, tensor<32x96xf32>
+  }
+  // CHECK: sdy.data_flow_edge %{{.*}}#0 sharding=<@mesh, [{"a"}, {}]> : tensor<32x96xf32>
+  %1 = sdy.data_flow_edge %0#0 sharding=<@mesh, [{"a"}, {}]> : tensor<32x96xf32>
+  // CHECK: sdy.data_flow_edge %{{.*}}#1 : tensor<32x96xf32>
+  %2 = sdy.data_flow_edge %0#1 : tensor<32x96xf32>
+  return %1 : tensor<32x96xf32>
+}
