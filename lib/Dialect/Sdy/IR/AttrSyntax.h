@@ -94,6 +94,28 @@ ParseResult parseEdgeValueRefs(AsmParser &parser,
                                SmallVector<EdgeValueRefAttr> &refs);
 void printEdgeValueRefs(AsmPrinter &printer, ArrayRef<EdgeValueRefAttr> refs);
 
+/// `[elem, elem]` where each element is an attribute of type T in its
+/// stripped form (`T::parse`/`T::print`). One error per bad element, without
+/// the generic "failed to parse ... parameter" cascade.
+template <typename T>
+ParseResult parseStrippedList(AsmParser &parser, SmallVector<T> &elems) {
+  return parser.parseCommaSeparatedList(
+      AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        auto elem = ::llvm::dyn_cast_or_null<T>(T::parse(parser, Type()));
+        if (!elem)
+          return failure();
+        elems.push_back(elem);
+        return success();
+      });
+}
+
+template <typename T>
+void printStrippedList(AsmPrinter &printer, ArrayRef<T> elems) {
+  printer << "[";
+  llvm::interleaveComma(elems, printer, [&](T elem) { elem.print(printer); });
+  printer << "]";
+}
+
 /// The name of factor `index`: `i`..`z` for 0..17, then `z_1`, `z_2`, ...
 std::string factorName(int64_t index);
 

@@ -68,7 +68,7 @@ def Sdy_Mesh : Sdy_Attr<"Mesh", "mesh"> {
         "explicit device ordering or maximal device id">:$device_ids
   );
   let assemblyFormat = [{
-    `<` `[` (`]`) : ($axes^ `]`)? (`,` `device_ids` `` `=` `` `[` $device_ids^ `]`)? `>`
+    `<` custom<StrippedList>($axes) (`,` `device_ids` `` `=` `` `[` $device_ids^ `]`)? `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -322,7 +322,7 @@ def Sdy_TensorShardingPerValue : Sdy_Attr<"TensorShardingPerValue",
     OptionalArrayRefParameter<"TensorShardingAttr",
         "sharding per value">:$shardings
   );
-  let assemblyFormat = "`<` `[` (`]`) : ($shardings^ `]`)? `>`";
+  let assemblyFormat = "`<` custom<StrippedList>($shardings) `>`";
   let extraClassDeclaration = [{
     /// The sharding of value `index` (null if out of range).
     TensorShardingAttr getSharding(int64_t index) const {
@@ -535,7 +535,7 @@ def Sdy_AllToAllParamList : Sdy_Attr<"AllToAllParamList",
   let summary = "List of all-to-all parameters";
   let parameters = (ins OptionalArrayRefParameter<"AllToAllParamAttr">:$value);
   // `[{"b"}: 0->2, {"c"}: 1->3]`.
-  let assemblyFormat = "`[` (`]`) : ($value^ `]`)?";
+  let assemblyFormat = "`` custom<StrippedList>($value)";
 }
 
 //===----------------------------------------------------------------------===//
@@ -585,7 +585,7 @@ def Sdy_PropagationOneStep : Sdy_Attr<"PropagationOneStep",
   );
   // `{step-0 = [{"a" = operand-0 -> [result-0]}]}`.
   let assemblyFormat = [{
-    `{` `` `step` `` `-` `` $step_index `=` `[` (`]`) : ($axis_entries^ `]`)? `}`
+    `{` `` `step` `` `-` `` $step_index `=` custom<StrippedList>($axis_entries) `}`
   }];
 }
 
@@ -597,7 +597,7 @@ def Sdy_PropagationEdges : Sdy_Attr<"PropagationEdges", "propagation_edges"> {
   let parameters = (ins
     OptionalArrayRefParameter<"PropagationOneStepAttr">:$value
   );
-  let assemblyFormat = "`<` `[` (`]`) : ($value^ `]`)? `>`";
+  let assemblyFormat = "`<` custom<StrippedList>($value) `>`";
 }
 
 #endif // MESHSDY_DIALECT_SDY_IR_SDYATTRS_TD

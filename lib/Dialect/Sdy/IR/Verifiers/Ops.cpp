@@ -95,8 +95,9 @@ LogicalResult PropagationBarrierOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult ShardingGroupOp::verify() {
-  if (getGroupId() < 0)
-    return emitOpError("group_id must be non-negative, got ") << getGroupId();
+  int64_t groupId = getGroupIdAttr().getInt();
+  if (groupId < 0)
+    return emitOpError("group_id must be non-negative, got ") << groupId;
   // All values of a group have the same shape: compare with the first
   // member of the group in the enclosing symbol table (usually the module).
   Operation *scope = SymbolTable::getNearestSymbolTable(*this);
@@ -117,7 +118,7 @@ LogicalResult ShardingGroupOp::verify() {
     return success();
   InFlightDiagnostic diag =
       emitOpError("values in sharding group ")
-      << getGroupId() << " must have the same shape, got " << type
+      << groupId << " must have the same shape, got " << type
       << " and " << first.getInput().getType();
   diag.attachNote(first.getLoc()) << "first value of the group";
   return diag;
