@@ -55,11 +55,6 @@ bool unwrapList(intptr_t n, const MlirAttribute *attrs,
   return true;
 }
 
-/// The diagnostic emitter of `ctx` for getChecked.
-function_ref<InFlightDiagnostic()> contextEmitter(MLIRContext *ctx) {
-  return mlir::detail::getDefaultDiagnosticEmitFn(ctx);
-}
-
 template <typename T>
 MlirAttribute getList(MlirContext ctx, intptr_t n, const MlirAttribute *elems,
                       function_ref<Attribute(ArrayRef<T>)> build) {
@@ -167,7 +162,8 @@ MlirAttribute mlirSdyTensorShardingAttrGet(
         << "sharding parts must be dimension shardings and axis refs";
     return MlirAttribute{nullptr};
   }
-  return wrap(TensorShardingAttr::getChecked(contextEmitter(context), context,
+  auto emitError = mlir::detail::getDefaultDiagnosticEmitFn(context);
+  return wrap(TensorShardingAttr::getChecked(emitError, context,
                                              unwrap(meshOrRef),
                                              ArrayRef<DimensionShardingAttr>(dims),
                                              ArrayRef<AxisRefAttr>(replicated),
@@ -227,8 +223,9 @@ MlirAttribute mlirSdyOpShardingRuleAttrGet(
         << "operand and result mappings must be tensor mappings";
     return MlirAttribute{nullptr};
   }
+  auto emitError = mlir::detail::getDefaultDiagnosticEmitFn(context);
   return wrap(OpShardingRuleAttr::getChecked(
-      contextEmitter(context), context, ArrayRef(factorSizes, nFactors),
+      emitError, context, ArrayRef(factorSizes, nFactors),
       ArrayRef<TensorMappingAttr>(operands),
       ArrayRef<TensorMappingAttr>(results),
       ArrayRef(reductionFactors, nReduction),
