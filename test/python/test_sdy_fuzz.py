@@ -27,7 +27,9 @@ INTERESTING = [
     "{", "}", "[", "]", "<", ">", "(", ")", ",", ":", "=", "?", "*", "->", "-1", "0",
     "1", "3", "64", '"a"', '"b"', '"zz"', "@mesh", "@nowhere", "p1", "p", "mesh",
     "replicated", "unreduced", "reduction", "custom", "i", "ij", "z_1", "operand",
-    "step", "sdy.return", "%arg0", "tensor<8xf32>", "BOTH",
+    "step", "sdy.return", "%arg0", "tensor<8xf32>", "BOTH", "unit", "1 : i64",
+    '"foo.bar"() : () -> tensor<8xf32>', "#sdy.sharding<@mesh, []>",
+    '#sdy.sharding_per_value<[<@mesh, [{"a"}]>]>', "tensor<*xf32>", "i32",
 ]
 
 
@@ -40,6 +42,19 @@ def cases() -> list[str]:
             if text:
                 result.append(text)
     return result
+
+
+def generic_cases() -> list[str]:
+    """The valid cases in generic form: attribute dictionaries to mutate."""
+    out = subprocess.run(
+        [MESH_OPT, "-allow-unregistered-dialect", "-split-input-file",
+         "--mlir-print-op-generic", "-"],
+        input="\n// -----\n".join(cases()),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    return [c.strip() for c in out.stdout.split("// -----") if c.strip()]
 
 
 def mutate(text: str, rng: random.Random) -> str:
@@ -78,6 +93,9 @@ def test_mutants_never_crash() -> None:
     rng = random.Random(SEED)
     corpus = cases()
     assert len(corpus) > 100
+    generic = generic_cases()
+    assert len(generic) > 15
+    corpus += generic
     mutants = [mutate(rng.choice(corpus), rng) for _ in range(NUM_MUTANTS)]
     for begin in range(0, len(mutants), BATCH):
         batch = mutants[begin : begin + BATCH]

@@ -11,6 +11,8 @@
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <limits>
+
 using namespace mlir;
 using namespace mlir::sdy;
 
@@ -71,6 +73,8 @@ LogicalResult MeshAttr::verify(function_ref<InFlightDiagnostic()> emitError,
     if (!names.insert(axis.getName()).second)
       return emitError() << "duplicate axis name \"" << axis.getName()
                          << "\"";
+    if (total > std::numeric_limits<int64_t>::max() / axis.getSize())
+      return emitError() << "the product of the axis sizes overflows int64";
     total *= axis.getSize();
   }
   if (deviceIds.empty())

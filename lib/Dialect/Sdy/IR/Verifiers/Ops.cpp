@@ -60,7 +60,7 @@ LogicalResult ReshardOp::verifySymbolUses(SymbolTableCollection &symbols) {
 LogicalResult DataFlowEdgeOp::verify() {
   Value input = getInput();
   if (Operation *definingOp = input.getDefiningOp();
-      definingOp && isa<SdyDialect>(definingOp->getDialect()))
+      definingOp && isa_and_nonnull<SdyDialect>(definingOp->getDialect()))
     return emitOpError("expected input of sdy.data_flow_edge to not be "
                        "defined by an SdyDialect op, got '")
            << definingOp->getName() << "'";
