@@ -19,3 +19,15 @@ func.func @all_gather_sub_axis_from_func_arg(%arg0: tensor<8x8xf32> {sdy.shardin
   %0 = sdy.all_gather [{"c":(1)2}, {}] %arg0 out_sharding=<@mesh, [{"a"}, {"b"}]> : tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
+
+// Inside a manual computation the operand's sharding is local: the manual
+// axis "a" is gone from it.
+// CHECK-LABEL: func @all_gather_in_manual_computation
+func.func @all_gather_in_manual_computation(%arg0: tensor<16x8xf32>) -> tensor<16x8xf32> {
+  // CHECK: sdy.all_gather [{"b"}, {}] %{{.*}} out_sharding=<@mesh, [{}, {}]> : tensor<8x8xf32>
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a", "b"}, {}]>] out_shardings=[<@mesh, [{"a"}, {}]>] manual_axes={"a"} (%arg1: tensor<8x8xf32>) {
+    %1 = sdy.all_gather [{"b"}, {}] %arg1 out_sharding=<@mesh, [{}, {}]> : tensor<8x8xf32>
+    sdy.return %1 : tensor<8x8xf32>
+  } : (tensor<16x8xf32>) -> tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}

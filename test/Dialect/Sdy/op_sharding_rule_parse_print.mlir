@@ -46,3 +46,30 @@ func.func @scalar(%arg0: tensor<f32>) -> tensor<f32> {
 func.func @standalone_mappings() attributes {a = #sdy.dim_mapping<ij>, b = #sdy.dim_mapping<*>, c = #sdy<tensor_mapping[i, *]>} {
   return
 }
+
+// -----
+
+// The seed's two examples, written over several lines as there
+// (stablehlo.add/dot_general as unregistered ops).
+
+// CHECK-LABEL: func @seed_add
+// CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([i, j],[i, j])->([i, j]) {i=8, j=8}>
+func.func @seed_add(%arg0: tensor<8x8xf32>, %arg1: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = "stablehlo.add"(%arg0, %arg1) {
+      sdy.sharding_rule = #sdy.op_sharding_rule<
+          ([i, j],[i, j])->([i, j])
+          {i=8, j=8}>
+  } : (tensor<8x8xf32>, tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// CHECK-LABEL: func @seed_dot_general
+// CHECK: sdy.sharding_rule = #sdy.op_sharding_rule<([i, k],[k, j])->([i, j]) {i=8, j=16, k=8}>
+func.func @seed_dot_general(%arg2: tensor<8x8xf32>, %arg3: tensor<8x16xf32>) -> tensor<8x16xf32> {
+  %1 = "stablehlo.dot_general"(%arg2, %arg3) {
+    sdy.sharding_rule = #sdy.op_sharding_rule<
+        ([i, k],[k, j])->([i, j])
+        {i=8, j=16, k=8}>
+  }: (tensor<8x8xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %1 : tensor<8x16xf32>
+}

@@ -86,3 +86,15 @@ func.func @inlined_mesh(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<mes
 func.func @standalone_attributes() attributes {a = #sdy.sharding<mesh<["a"=2]>, [{}]>, b = #sdy.dimension_sharding<{"a", ?}p2>, c = #sdy<axis_ref_list{"a", "b":(1)2}>, d = #sdy<list_of_axis_ref_lists[{"a"}, {}]>, e = #sdy<manual_axes{"a", "b"}>, f = #sdy<sub_axis_info(1)2>} {
   return
 }
+
+// -----
+
+// Shardings on an empty (placeholder) mesh: only open or empty dimensions.
+sdy.mesh @empty_mesh = <[]>
+
+// CHECK-LABEL: func @empty_mesh_sharding
+// CHECK-SAME: #sdy.sharding<@empty_mesh, [{?}, {}]>
+// CHECK-SAME: #sdy.sharding<mesh<[]>, [{?}]>
+func.func @empty_mesh_sharding(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@empty_mesh, [{?}, {}]>}, %arg1: tensor<8xf32> {sdy.sharding = #sdy.sharding<mesh<[]>, [{?}]>}) -> tensor<8x8xf32> {
+  return %arg0 : tensor<8x8xf32>
+}

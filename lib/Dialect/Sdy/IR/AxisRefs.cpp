@@ -108,6 +108,11 @@ mlir::sdy::getMeshComparator(MeshAttr mesh) {
   return [mesh](AxisRefAttr a, AxisRefAttr b) { return lessInMesh(a, b, mesh); };
 }
 
+std::function<bool(AxisRefAttr, AxisRefAttr)>
+AxisRefAttr::getMeshComparator(MeshAttr mesh) {
+  return mlir::sdy::getMeshComparator(mesh);
+}
+
 int64_t mlir::sdy::getTotalSize(ArrayRef<AxisRefAttr> axes, MeshAttr mesh) {
   int64_t total = 1;
   for (AxisRefAttr axis : axes)

@@ -8,6 +8,30 @@
 using namespace mlir;
 using namespace mlir::sdy;
 
+/// `sharding` without the axes in `manualAxes` (the view from inside a
+/// manual_computation body).
+static TensorShardingAttr stripManualAxes(TensorShardingAttr sharding,
+                                          ManualAxesAttr manualAxes) {
+  if (!sharding || manualAxes.empty())
+    return sharding;
+  auto keep = [&](ArrayRef<AxisRefAttr> axes) {
+    SmallVector<AxisRefAttr> kept;
+    for (AxisRefAttr axis : axes)
+      if (!manualAxes.contains(axis.getName()))
+        kept.push_back(axis);
+    return kept;
+  };
+  MLIRContext *ctx = sharding.getContext();
+  SmallVector<DimensionShardingAttr> dims;
+  for (DimensionShardingAttr dim : sharding.getDimShardings())
+    dims.push_back(DimensionShardingAttr::get(ctx, keep(dim.getAxes()),
+                                              dim.getIsClosed(),
+                                              dim.getPriority()));
+  return TensorShardingAttr::get(ctx, sharding.getMeshOrRef(), dims,
+                                 keep(sharding.getReplicatedAxes()),
+                                 keep(sharding.getUnreducedAxes()));
+}
+
 TensorShardingAttr mlir::sdy::getSharding(Value value) {
   if (!value)
     return {};
@@ -15,6 +39,10 @@ TensorShardingAttr mlir::sdy::getSharding(Value value) {
     Operation *owner = arg.getOwner()->getParentOp();
     if (!owner)
       return {};
+    // Inside a manual computation, values are local w.r.t. the manual axes.
+    if (auto manual = dyn_cast<ManualComputationOp>(owner))
+      return stripManualAxes(manual.getEdgeOwnerSharding(arg),
+                             manual.getManualAxes());
     if (auto dataFlowOp = dyn_cast<ShardableDataFlowOpInterface>(owner))
       return dataFlowOp.getEdgeOwnerSharding(arg);
     auto func = dyn_cast<FunctionOpInterface>(owner);

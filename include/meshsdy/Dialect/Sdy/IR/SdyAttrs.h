@@ -8,6 +8,7 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
 
+#include <functional>
 #include <optional>
 
 #include "meshsdy/Dialect/Sdy/IR/SdyEnums.h.inc"

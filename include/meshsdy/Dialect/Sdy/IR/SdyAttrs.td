@@ -152,6 +152,9 @@ def Sdy_AxisRef : Sdy_Attr<"AxisRef", "axis_ref"> {
     int64_t getNextPreSize(MeshAttr mesh) const {
       return getPreSize() * getSize(mesh);
     }
+    /// Orders axis refs as in `mesh` (see lessInMesh in AxisRefs.h).
+    static std::function<bool(AxisRefAttr, AxisRefAttr)>
+    getMeshComparator(MeshAttr mesh);
   }];
 }
 

@@ -20,7 +20,9 @@ inline constexpr StringLiteral kShardingAttr = "sdy.sharding";
 /// The name of the discardable attribute holding a sharding rule.
 inline constexpr StringLiteral kShardingRuleAttr = "sdy.sharding_rule";
 
-/// The sharding of `value`, or null if it has none (fully open).
+/// The sharding of `value`, or null if it has none (fully open). A block
+/// argument of a manual_computation gets its in-sharding without the manual
+/// axes (the body is local w.r.t. them).
 TensorShardingAttr getSharding(Value value);
 
 } // namespace mlir::sdy
