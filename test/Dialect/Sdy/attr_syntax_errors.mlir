@@ -264,3 +264,59 @@ func.func @dim_mapping_standalone() attributes {x = #sdy.dim_mapping<a>} {
 func.func @dimension_sharding_standalone() attributes {x = #sdy.dimension_sharding<{"a"}, 1>} {
   return
 }
+
+// -----
+
+// expected-error @+1 {{expected integer value}}
+func.func @mesh_axis_size() attributes {x = #sdy.mesh<["a"=x]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected an axis name (a quoted string)}}
+func.func @mesh_axis_name() attributes {x = #sdy.mesh<[a=2]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected integer value}}
+func.func @mesh_device_ids() attributes {x = #sdy.mesh<["a"=2], device_ids=[x]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected 'device_ids'}}
+func.func @mesh_device_ids_keyword() attributes {x = #sdy.mesh<["a"=2], devices=[0]>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected integer value}}
+func.func @sub_axis_info_standalone() attributes {x = #sdy<sub_axis_info(x)2>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected integer value}}
+func.func @edge_value_ref_index() attributes {x = #sdy<edge_value_ref operand-x>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected 'operand-<N>' or 'result-<N>'}}
+func.func @edge_value_ref_kind() attributes {x = #sdy<edge_value_ref foo-1>} {
+  return
+}
+
+// -----
+
+// expected-error @+1 {{expected integer value}}
+func.func @step_index() attributes {x = #sdy<propagation_one_step{step-x = []}>} {
+  return
+}

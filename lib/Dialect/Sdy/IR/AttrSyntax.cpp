@@ -9,6 +9,50 @@ using namespace mlir;
 using namespace mlir::sdy;
 
 //===----------------------------------------------------------------------===//
+// Integers and mesh axes
+//===----------------------------------------------------------------------===//
+
+ParseResult mlir::sdy::parseInt64(AsmParser &parser, int64_t &value) {
+  return parser.parseInteger(value);
+}
+
+void mlir::sdy::printInt64(AsmPrinter &printer, int64_t value) {
+  printer << value;
+}
+
+ParseResult mlir::sdy::parseInt64s(AsmParser &parser,
+                                   SmallVector<int64_t> &values) {
+  return parser.parseCommaSeparatedList(
+      AsmParser::Delimiter::Square, [&]() -> ParseResult {
+        int64_t value = 0;
+        if (parser.parseInteger(value))
+          return failure();
+        values.push_back(value);
+        return success();
+      });
+}
+
+void mlir::sdy::printInt64s(AsmPrinter &printer, ArrayRef<int64_t> values) {
+  printer << "[";
+  llvm::interleaveComma(values, printer);
+  printer << "]";
+}
+
+ParseResult mlir::sdy::parseMeshAxis(AsmParser &parser, std::string &name,
+                                     int64_t &size) {
+  SMLoc loc = parser.getCurrentLocation();
+  if (failed(parser.parseOptionalString(&name)))
+    return parser.emitError(loc, "expected an axis name (a quoted string)");
+  return failure(parser.parseEqual() || parser.parseInteger(size));
+}
+
+void mlir::sdy::printMeshAxis(AsmPrinter &printer, StringRef name,
+                              int64_t size) {
+  printer.printString(name);
+  printer << "=" << size;
+}
+
+//===----------------------------------------------------------------------===//
 // Axis refs
 //===----------------------------------------------------------------------===//
 
@@ -586,24 +630,37 @@ void mlir::sdy::printAllToAllParam(AsmPrinter &printer,
 // Propagation edges
 //===----------------------------------------------------------------------===//
 
-ParseResult mlir::sdy::parseEdgeValueRef(AsmParser &parser,
-                                         EdgeValueRefAttr &ref) {
+ParseResult mlir::sdy::parseEdgeValueRefParams(AsmParser &parser,
+                                               EdgeNodeType &type,
+                                               int64_t &index) {
   SMLoc loc = parser.getCurrentLocation();
   StringRef keyword;
-  std::optional<EdgeNodeType> type;
+  std::optional<EdgeNodeType> parsed;
   if (succeeded(parser.parseOptionalKeyword(&keyword)))
-    type = symbolizeEdgeNodeType(keyword);
-  if (!type)
+    parsed = symbolizeEdgeNodeType(keyword);
+  if (!parsed)
     return parser.emitError(loc, "expected 'operand-<N>' or 'result-<N>'");
+  type = *parsed;
+  return failure(parser.parseMinus() || parser.parseInteger(index));
+}
+
+void mlir::sdy::printEdgeValueRefParams(AsmPrinter &printer,
+                                        EdgeNodeType type, int64_t index) {
+  printer << stringifyEdgeNodeType(type) << "-" << index;
+}
+
+ParseResult mlir::sdy::parseEdgeValueRef(AsmParser &parser,
+                                         EdgeValueRefAttr &ref) {
+  EdgeNodeType type = EdgeNodeType::OPERAND;
   int64_t index = 0;
-  if (parser.parseMinus() || parser.parseInteger(index))
+  if (parseEdgeValueRefParams(parser, type, index))
     return failure();
-  ref = EdgeValueRefAttr::get(parser.getContext(), *type, index);
+  ref = EdgeValueRefAttr::get(parser.getContext(), type, index);
   return success();
 }
 
 void mlir::sdy::printEdgeValueRef(AsmPrinter &printer, EdgeValueRefAttr ref) {
-  printer << stringifyEdgeNodeType(ref.getType()) << "-" << ref.getIndex();
+  printEdgeValueRefParams(printer, ref.getType(), ref.getIndex());
 }
 
 ParseResult

@@ -14,6 +14,24 @@
 
 namespace mlir::sdy {
 
+/// An integer, with one error if it is missing.
+ParseResult parseInt64(AsmParser &parser, int64_t &value);
+void printInt64(AsmPrinter &printer, int64_t value);
+
+/// `[0, 2, 1]`.
+ParseResult parseInt64s(AsmParser &parser, SmallVector<int64_t> &values);
+void printInt64s(AsmPrinter &printer, ArrayRef<int64_t> values);
+
+/// `"a"=2` (a mesh axis).
+ParseResult parseMeshAxis(AsmParser &parser, std::string &name, int64_t &size);
+void printMeshAxis(AsmPrinter &printer, StringRef name, int64_t size);
+
+/// `operand-0` as the parameters of an EdgeValueRefAttr.
+ParseResult parseEdgeValueRefParams(AsmParser &parser, EdgeNodeType &type,
+                                    int64_t &index);
+void printEdgeValueRefParams(AsmPrinter &printer, EdgeNodeType type,
+                             int64_t index);
+
 /// `"a"` or `"a":(m)k`.
 ParseResult parseAxisRef(AsmParser &parser, AxisRefAttr &axis);
 void printAxisRef(AsmPrinter &printer, AxisRefAttr axis);

@@ -19,7 +19,7 @@ def Sdy_MeshAxis : Sdy_Attr<"MeshAxis", "mesh_axis"> {
   );
   // Name and size are checked by MeshAttr, the only place an axis lives, so
   // that a bad axis yields one error rather than a cascade of parser errors.
-  let assemblyFormat = "`` $name `` `=` `` $size";
+  let assemblyFormat = "`` custom<MeshAxis>($name, $size)";
 }
 
 def Sdy_Mesh : Sdy_Attr<"Mesh", "mesh"> {
@@ -68,7 +68,7 @@ def Sdy_Mesh : Sdy_Attr<"Mesh", "mesh"> {
         "explicit device ordering or maximal device id">:$device_ids
   );
   let assemblyFormat = [{
-    `<` custom<StrippedList>($axes) (`,` `device_ids` `` `=` `` `[` $device_ids^ `]`)? `>`
+    `<` custom<StrippedList>($axes) (`,` `device_ids` `` `=` `` custom<Int64s>($device_ids)^)? `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
@@ -117,7 +117,7 @@ def Sdy_SubAxisInfo : Sdy_Attr<"SubAxisInfo", "sub_axis_info"> {
   );
   // All checks need the mesh (or are done together with it), see
   // verifyAxisRefs in Verifiers/Shardings.cpp.
-  let assemblyFormat = "`(` $pre_size `)` `` $size";
+  let assemblyFormat = "`(` custom<Int64>($pre_size) `)` `` custom<Int64>($size)";
   let extraClassDeclaration = [{
     /// The pre-size of the next sub-axis: `(2)4` -> 8.
     int64_t getNextPreSize() const { return getPreSize() * getSize(); }
@@ -553,7 +553,7 @@ def Sdy_EdgeValueRef : Sdy_Attr<"EdgeValueRef", "edge_value_ref"> {
     AttrParameter<"int64_t", "The integer index (0, 1, 2, etc.)">:$index
   );
   // `operand-0`, `result-1`.
-  let assemblyFormat = "$type `` `-` `` $index";
+  let assemblyFormat = "custom<EdgeValueRefParams>($type, $index)";
 }
 
 def Sdy_AxisToPropagationDetails : Sdy_Attr<"AxisToPropagationDetails",
@@ -588,7 +588,7 @@ def Sdy_PropagationOneStep : Sdy_Attr<"PropagationOneStep",
   );
   // `{step-0 = [{"a" = operand-0 -> [result-0]}]}`.
   let assemblyFormat = [{
-    `{` `` `step` `` `-` `` $step_index `=` custom<StrippedList>($axis_entries) `}`
+    `{` `` `step` `` `-` `` custom<Int64>($step_index) `=` custom<StrippedList>($axis_entries) `}`
   }];
 }
 
