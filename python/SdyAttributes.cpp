@@ -635,6 +635,54 @@ static void populateShardingAttributes(nb::module_ &m) {
       nb::arg("global_shape"), nb::arg("sharding"), nb::arg("mesh"));
   axes.def("are_equivalent", mlirSdyTensorShardingsAreEquivalent,
            nb::arg("a"), nb::arg("b"));
+
+  // Where a value's sharding lives, and data flow edges.
+  auto optionalValue = [](MlirValue value) -> std::optional<MlirValue> {
+    if (mlirValueIsNull(value))
+      return std::nullopt;
+    return value;
+  };
+  m.def(
+      "get_sharding",
+      [](MlirValue value) -> std::optional<MlirAttribute> {
+        MlirAttribute sharding = mlirSdyValueGetSharding(value);
+        if (mlirAttributeIsNull(sharding))
+          return std::nullopt;
+        return sharding;
+      },
+      nb::arg("value"),
+      "The TensorShardingAttr of `value` (from `sdy.sharding`, an sdy op, a "
+      "region op's in/out shardings or a function argument), or None.");
+  m.def("is_shardable_data_flow_op", mlirSdyOpIsShardableDataFlowOp,
+        nb::arg("op"),
+        "Whether `op` implements ShardableDataFlowOpInterface.");
+  m.def(
+      "edge_owner_from_target",
+      [=](MlirOperation op, MlirValue target) {
+        return optionalValue(mlirSdyDataFlowEdgeOwnerFromTarget(op, target));
+      },
+      nb::arg("op"), nb::arg("target"),
+      "The owner of the data flow edge of `op` that `target` belongs to.");
+  m.def(
+      "edge_owner_from_source",
+      [=](MlirOperation op, MlirOperation user, intptr_t operandNumber) {
+        return optionalValue(
+            mlirSdyDataFlowEdgeOwnerFromSource(op, user, operandNumber));
+      },
+      nb::arg("op"), nb::arg("user"), nb::arg("operand_number"),
+      "The owner of the edge that operand `operand_number` of `user` is a "
+      "source of.");
+  m.def(
+      "edge_sources",
+      [](MlirOperation op, MlirValue owner) {
+        std::vector<MlirValue> sources;
+        for (intptr_t i = 0, e = mlirSdyDataFlowEdgeNumSources(op, owner);
+             i < e; ++i)
+          sources.push_back(mlirSdyDataFlowEdgeGetSource(op, owner, i));
+        return sources;
+      },
+      nb::arg("op"), nb::arg("owner"),
+      "The values flowing into the data flow edge owned by `owner`.");
 }
 
 } // namespace meshsdy::python

@@ -233,6 +233,30 @@ MLIR_CAPI_EXPORTED void mlirSdyGetLocalShape(intptr_t n,
 MLIR_CAPI_EXPORTED bool mlirSdyTensorShardingsAreEquivalent(MlirAttribute a,
                                                             MlirAttribute b);
 
+/*---- Value shardings and data flow edges ----------------------------------*/
+
+/// The sharding of `value` (see meshsdy/Dialect/Sdy/IR/ValueShardings.h), or
+/// null if it has none.
+MLIR_CAPI_EXPORTED MlirAttribute mlirSdyValueGetSharding(MlirValue value);
+/// Whether `op` implements ShardableDataFlowOpInterface.
+MLIR_CAPI_EXPORTED bool mlirSdyOpIsShardableDataFlowOp(MlirOperation op);
+/// ShardableDataFlowOpInterface::getEdgeOwnerFromTarget (null value if `op`
+/// has no such interface or `target` is no target of it).
+MLIR_CAPI_EXPORTED MlirValue mlirSdyDataFlowEdgeOwnerFromTarget(
+    MlirOperation op, MlirValue target);
+/// ShardableDataFlowOpInterface::getEdgeOwnerFromSource for operand
+/// `operandNumber` of `user` (null value if none).
+MLIR_CAPI_EXPORTED MlirValue mlirSdyDataFlowEdgeOwnerFromSource(
+    MlirOperation op, MlirOperation user, intptr_t operandNumber);
+/// The number of sources of the edge owned by `owner` (-1 if `op` has no
+/// ShardableDataFlowOpInterface).
+MLIR_CAPI_EXPORTED intptr_t mlirSdyDataFlowEdgeNumSources(MlirOperation op,
+                                                          MlirValue owner);
+/// The value of source `pos` of the edge owned by `owner` (null if none).
+MLIR_CAPI_EXPORTED MlirValue mlirSdyDataFlowEdgeGetSource(MlirOperation op,
+                                                          MlirValue owner,
+                                                          intptr_t pos);
+
 #ifdef __cplusplus
 }
 #endif

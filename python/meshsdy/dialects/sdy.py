@@ -32,6 +32,11 @@ from .._mlir_libs._meshsdy.sdy import (  # noqa: F401
     TensorMappingAttr,
     TensorShardingAttr,
     TensorShardingPerValueAttr,
+    edge_owner_from_source,
+    edge_owner_from_target,
+    edge_sources,
+    get_sharding,
+    is_shardable_data_flow_op,
 )
 from ._sdy_axes import (  # noqa: F401
     AxisRef,
