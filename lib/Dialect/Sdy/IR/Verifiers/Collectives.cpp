@@ -64,10 +64,15 @@ LogicalResult mlir::sdy::verifyCollectiveSymbolUses(
                   [&]() { return emitOpErrorWithPrefix(op, "operand - "); });
   if (!inMesh)
     return failure();
+  if (inSharding.getMeshOrRef() == outSharding.getMeshOrRef())
+    return success();
   if (inMesh.getAxes() != mesh.getAxes())
     return op->emitOpError("operand and out_sharding meshes must have the "
                            "same axes: ")
            << inMesh << " vs " << mesh;
+  if (inMesh.getDeviceIds() == mesh.getDeviceIds())
+    return op->emitOpError("operand and out_sharding are bound to different "
+                           "meshes with the same device order; use one mesh");
   return success();
 }
 
