@@ -1,6 +1,7 @@
 // RUN: mesh-opt %s -split-input-file | FileCheck %s
 // RUN: mesh-opt %s -split-input-file > %t.1.mlir && mesh-opt %t.1.mlir -split-input-file > %t.2.mlir && diff %t.1.mlir %t.2.mlir
 // RUN: mesh-opt %s -split-input-file --mlir-print-op-generic | mesh-opt -split-input-file | FileCheck %s
+// RUN: mesh-opt %s --emit-bytecode | mesh-opt | FileCheck %s
 
 sdy.mesh @mesh = <["a"=2, "b"=2, "c"=2]>
 

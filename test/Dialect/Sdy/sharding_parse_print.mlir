@@ -83,7 +83,10 @@ func.func @inlined_mesh(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<mes
 // CHECK-SAME: d = #sdy<list_of_axis_ref_lists[{"a"}, {}]>
 // CHECK-SAME: e = #sdy<manual_axes{"a", "b"}>
 // CHECK-SAME: f = #sdy<sub_axis_info(1)2>
-func.func @standalone_attributes() attributes {a = #sdy.sharding<mesh<["a"=2]>, [{}]>, b = #sdy.dimension_sharding<{"a", ?}p2>, c = #sdy<axis_ref_list{"a", "b":(1)2}>, d = #sdy<list_of_axis_ref_lists[{"a"}, {}]>, e = #sdy<manual_axes{"a", "b"}>, f = #sdy<sub_axis_info(1)2>} {
+// CHECK-SAME: g = #sdy<axis_ref"a":(1)2>
+// CHECK-SAME: h = #sdy<axis_ref"b">
+// CHECK-SAME: i = #sdy<mesh_axis"x"=4>
+func.func @standalone_attributes() attributes {a = #sdy.sharding<mesh<["a"=2]>, [{}]>, b = #sdy.dimension_sharding<{"a", ?}p2>, c = #sdy<axis_ref_list{"a", "b":(1)2}>, d = #sdy<list_of_axis_ref_lists[{"a"}, {}]>, e = #sdy<manual_axes{"a", "b"}>, f = #sdy<sub_axis_info(1)2>, g = #sdy<axis_ref"a":(1)2>, h = #sdy<axis_ref"b">, i = #sdy<mesh_axis"x"=4>} {
   return
 }
 

@@ -79,6 +79,24 @@ void mlir::sdy::printAxisRef(AsmPrinter &printer, AxisRefAttr axis) {
     printer << ":(" << subAxis.getPreSize() << ")" << subAxis.getSize();
 }
 
+ParseResult mlir::sdy::parseAxisRefParams(AsmParser &parser,
+                                          std::string &name,
+                                          SubAxisInfoAttr &subAxisInfo) {
+  AxisRefAttr axis;
+  if (parseAxisRef(parser, axis))
+    return failure();
+  name = axis.getName().str();
+  subAxisInfo = axis.getSubAxisInfo();
+  return success();
+}
+
+void mlir::sdy::printAxisRefParams(AsmPrinter &printer, StringRef name,
+                                   SubAxisInfoAttr subAxisInfo) {
+  printer.printString(name);
+  if (subAxisInfo)
+    printer << ":(" << subAxisInfo.getPreSize() << ")" << subAxisInfo.getSize();
+}
+
 /// Parses `{` [elem (`,` elem)*] `}` where `parseElem` parses one element.
 static ParseResult
 parseBraceList(AsmParser &parser,

@@ -36,6 +36,12 @@ void printEdgeValueRefParams(AsmPrinter &printer, EdgeNodeType type,
 ParseResult parseAxisRef(AsmParser &parser, AxisRefAttr &axis);
 void printAxisRef(AsmPrinter &printer, AxisRefAttr axis);
 
+/// `"a"` or `"a":(m)k` as the parameters of an AxisRefAttr.
+ParseResult parseAxisRefParams(AsmParser &parser, std::string &name,
+                               SubAxisInfoAttr &subAxisInfo);
+void printAxisRefParams(AsmPrinter &printer, StringRef name,
+                        SubAxisInfoAttr subAxisInfo);
+
 /// `{"a", "b":(1)2}` (possibly empty).
 ParseResult parseAxisRefs(AsmParser &parser,
                           SmallVector<AxisRefAttr> &axes);

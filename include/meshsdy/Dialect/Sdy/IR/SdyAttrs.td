@@ -137,7 +137,8 @@ def Sdy_AxisRef : Sdy_Attr<"AxisRef", "axis_ref"> {
     OptionalParameter<"SubAxisInfoAttr",
         "additional info if this is a sub axis">:$sub_axis_info
   );
-  let assemblyFormat = "`` $name (`:` `` $sub_axis_info^)?";
+  // `"a"` or `"a":(1)2`.
+  let assemblyFormat = "`` custom<AxisRefParams>($name, $sub_axis_info)";
   let extraClassDeclaration = [{
     /// Whether this is a sub-axis, e.g. `"a":(1)2`.
     bool isSubAxis() const { return static_cast<bool>(getSubAxisInfo()); }
