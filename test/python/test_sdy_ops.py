@@ -110,3 +110,76 @@ def test_invalid_op_raises(ctx: ir.Context) -> None:
             "  %0 = sdy.reshard %a <@nowhere, [{}]> : tensor<8xf32>\n"
             "  return %0 : tensor<8xf32>\n}"
         )
+
+
+def test_build_every_op(ctx: ir.Context) -> None:
+    """Each of the 16 ops built with its generated builder; the module verifies."""
+    module = ir.Module.create()
+    f32 = ir.F32Type.get()
+    t8x8 = ir.RankedTensorType.get([8, 8], f32)
+    t4x8 = ir.RankedTensorType.get([4, 8], f32)
+
+    def sharding(*dims: list[str], **kwargs) -> sdy.TensorShardingAttr:
+        return sdy.TensorShardingAttr.get("mesh", list(dims), **kwargs)
+
+    with ir.InsertionPoint(module.body):
+        sdy.MeshOp("mesh", sdy.MeshAttr.get({"a": 2, "b": 2}))
+        fn = func.FuncOp("every_op", ([t8x8], [t8x8]))
+        fn.arg_attrs = [ir.DictAttr.get({"sdy.sharding": sharding(["a"], [])})]
+        entry = fn.add_entry_block()
+    with ir.InsertionPoint(entry):
+        x = entry.arguments[0]
+        gathered = sdy.AllGatherOp(x, sdy.ListOfAxisRefListsAttr.get([["a"], []]), sharding([], []))
+        sliced = sdy.AllSliceOp(
+            gathered.result, sdy.ListOfAxisRefListsAttr.get([["a"], []]), sharding(["a"], [])
+        )
+        reduced = sdy.AllReduceOp(sliced.result, sdy.AxisRefListAttr.get(["b"]), sharding(["a"], []))
+        a2a = sdy.AllToAllOp(
+            reduced.result,
+            sdy.AllToAllParamListAttr.get([sdy.AllToAllParamAttr.get(["a"], 0, 1)]),
+            sharding([], ["a"]),
+        )
+        permuted = sdy.CollectivePermuteOp(a2a.result, sharding([], ["b"]))
+        scattered = sdy.ReduceScatterOp(
+            permuted.result, sdy.ListOfAxisRefListsAttr.get([["a"], []]), sharding(["a"], ["b"])
+        )
+        constrained = sdy.ShardingConstraintOp(scattered.result, sharding(["a"], ["b"]))
+        resharded = sdy.ReshardOp(constrained.result, sharding(["a"], []))
+        barrier = sdy.PropagationBarrierOp(resharded.result, sdy.PropagationDirection.NONE)
+        sdy.ShardingGroupOp(barrier.result, 0)
+        manual = sdy.ManualComputationOp(
+            [t8x8],
+            [barrier.result],
+            sdy.TensorShardingPerValueAttr.get([sharding(["a"], [])]),
+            sdy.TensorShardingPerValueAttr.get([sharding(["a"], [])]),
+            sdy.ManualAxesAttr.get(["a"]),
+        )
+        body = manual.body.blocks.append(t4x8)
+        with ir.InsertionPoint(body):
+            sdy.ReturnOp([body.arguments[0]])
+        named = sdy.NamedComputationOp([t8x8], "g", [manual.results[0]])
+        inner = named.body.blocks.append(t8x8)
+        with ir.InsertionPoint(inner):
+            sdy.ReturnOp([inner.arguments[0]])
+        dense = ir.DenseElementsAttr.get_splat(t8x8, ir.FloatAttr.get(f32, 1.0))
+        constant = sdy.ConstantOp(dense)
+        tanh = ir.Operation.create("math.tanh", results=[t8x8], operands=[named.results[0]])
+        edge = sdy.DataFlowEdgeOp(tanh.result, sharding=sharding([], []))
+        total = ir.Operation.create(
+            "arith.addf", results=[t8x8], operands=[edge.result, constant.result]
+        )
+        func.ReturnOp([total.result])
+    assert module.operation.verify()
+    text = str(module)
+    for snippet in [
+        'sdy.all_gather [{"a"}, {}] %arg0 out_sharding=<@mesh, [{}, {}]>',
+        'sdy.all_to_all [{"a"}: 0->1]',
+        'sdy.reduce_scatter [{"a"}, {}]',
+        'manual_axes={"a"} (%arg1: tensor<4x8xf32>) {',
+        'sdy.named_computation<"g">(%9) (%arg1: tensor<8x8xf32>) {',
+        "sdy.constant dense<1.000000e+00> : tensor<8x8xf32>",
+        "sdy.data_flow_edge %{} sharding=<@mesh, [{{}}, {{}}]>".format(12),
+        "allowed_direction=NONE",
+    ]:
+        assert snippet in text, (snippet, text)
+    assert str(ir.Module.parse(text)) == text

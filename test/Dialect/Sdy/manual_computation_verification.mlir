@@ -1,4 +1,4 @@
-// RUN: mesh-opt %s -split-input-file -verify-diagnostics
+// RUN: mesh-opt -allow-unregistered-dialect %s -split-input-file -verify-diagnostics
 
 sdy.mesh @mesh = <["a"=2, "b"=2]>
 
@@ -166,4 +166,16 @@ func.func @unranked_needs_same_local_type(%arg0: tensor<*xf32>) -> tensor<*xf32>
     sdy.return %1 : tensor<*xf32>
   } : (tensor<*xf32>) -> tensor<*xf32>
   return %0 : tensor<*xf32>
+}
+
+// -----
+
+func.func @wrong_terminator(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+2 {{'sdy.manual_computation' op expects regions to end with 'sdy.return', found 'test.end'}}
+  // expected-note @+1 {{in custom textual format, the absence of terminator implies 'sdy.return'}}
+  %0 = "sdy.manual_computation"(%arg0) <{in_shardings = #sdy.sharding_per_value<[<mesh<["a"=2]>, [{"a"}]>]>, out_shardings = #sdy.sharding_per_value<[<mesh<["a"=2]>, [{}]>]>, manual_axes = #sdy<manual_axes{"a"}>}> ({
+  ^bb0(%a: tensor<4xf32>):
+    "test.end"() : () -> ()
+  }) : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
 }

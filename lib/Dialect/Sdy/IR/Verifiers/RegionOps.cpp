@@ -9,12 +9,13 @@
 using namespace mlir;
 using namespace mlir::sdy;
 
-/// The terminator of `region`'s single block (null if there is none).
+/// The `sdy.return` ending `region`'s single block (null if there is none;
+/// SingleBlockImplicitTerminator then reports it after the op verifier).
 static Operation *getTerminator(Region &region) {
   if (region.empty() || region.front().empty())
     return nullptr;
   Operation &last = region.front().back();
-  return last.hasTrait<OpTrait::IsTerminator>() ? &last : nullptr;
+  return isa<ReturnOp>(last) ? &last : nullptr;
 }
 
 //===----------------------------------------------------------------------===//
