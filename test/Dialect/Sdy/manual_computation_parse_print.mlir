@@ -46,3 +46,14 @@ func.func @manual_computation_empty() {
   } : () -> ()
   return
 }
+
+// Inside the body, shardings use the free axes only.
+// CHECK-LABEL: func @manual_computation_free_axis_inside
+func.func @manual_computation_free_axis_inside(%arg0: tensor<16x32xf32>) -> tensor<16x32xf32> {
+  // CHECK: sdy.sharding_constraint %{{.*}} <@mesh, [{"b"}, {}]> : tensor<8x32xf32>
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a", "b"}, {}]>] out_shardings=[<@mesh, [{"a", "b"}, {}]>] manual_axes={"a"} (%arg1: tensor<8x32xf32>) {
+    %1 = sdy.sharding_constraint %arg1 <@mesh, [{"b"}, {}]> : tensor<8x32xf32>
+    sdy.return %1 : tensor<8x32xf32>
+  } : (tensor<16x32xf32>) -> tensor<16x32xf32>
+  return %0 : tensor<16x32xf32>
+}

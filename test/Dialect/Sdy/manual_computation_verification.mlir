@@ -179,3 +179,29 @@ func.func @wrong_terminator(%arg0: tensor<8xf32>) -> tensor<8xf32> {
   }) : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+
+func.func @manual_axis_used_inside(%arg0: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a"}]>] out_shardings=[<@mesh, [{"a"}]>] manual_axes={"a"} (%arg1: tensor<8xf32>) {
+    // expected-error @+1 {{'sdy.sharding_constraint' op axis "a" is manual in an enclosing sdy.manual_computation}}
+    %1 = sdy.sharding_constraint %arg1 <@mesh, [{"a"}]> : tensor<8xf32>
+    sdy.return %1 : tensor<8xf32>
+  } : (tensor<16xf32>) -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+
+func.func @manual_axis_in_nested_op_sharding(%arg0: tensor<16xf32>) -> tensor<16xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a"}]>] out_shardings=[<@mesh, [{"a"}]>] manual_axes={"a"} (%arg1: tensor<8xf32>) {
+    // expected-error @+1 {{'math.tanh' op 'sdy.sharding' result 0 - axis "a" is manual in an enclosing sdy.manual_computation}}
+    %1 = math.tanh %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}], replicated={"a"}>]>} : tensor<8xf32>
+    sdy.return %1 : tensor<8xf32>
+  } : (tensor<16xf32>) -> tensor<16xf32>
+  return %0 : tensor<16xf32>
+}

@@ -143,6 +143,28 @@ LogicalResult mlir::sdy::verifyTensorSharding(TensorShardingAttr sharding,
                          << axisRefsToString(axes);
   }
 
+  // Inside a manual_computation body values are local w.r.t. its manual
+  // axes, which a sharding can't refer to.
+  for (auto manual = op ? op->getParentOfType<ManualComputationOp>()
+                        : ManualComputationOp();
+       manual; manual = manual->getParentOfType<ManualComputationOp>()) {
+    ManualAxesAttr manualAxes = manual.getManualAxes();
+    auto check = [&](ArrayRef<AxisRefAttr> axes) -> LogicalResult {
+      for (AxisRefAttr axis : axes)
+        if (manualAxes.contains(axis.getName()))
+          return emitError() << "axis \"" << axis.getName()
+                             << "\" is manual in an enclosing "
+                                "sdy.manual_computation";
+      return success();
+    };
+    for (DimensionShardingAttr dim : dims)
+      if (failed(check(dim.getAxes())))
+        return failure();
+    if (failed(check(sharding.getReplicatedAxes())) ||
+        failed(check(sharding.getUnreducedAxes())))
+      return failure();
+  }
+
   // No axis is used twice across dimensions, replicated and unreduced axes.
   SmallVector<std::pair<AxisRefAttr, std::string>> used;
   for (auto [dim, dimSharding] : llvm::enumerate(dims))
