@@ -615,6 +615,23 @@ static void populateShardingAttributes(nb::module_ &m) {
         return merged;
       },
       nb::arg("a"), nb::arg("b"), nb::arg("mesh"));
+  auto optionalAttr = [](MlirAttribute attr) -> std::optional<MlirAttribute> {
+    if (mlirAttributeIsNull(attr))
+      return std::nullopt;
+    return attr;
+  };
+  axes.def(
+      "greatest_common_prefix",
+      [=](MlirAttribute a, MlirAttribute b) {
+        return optionalAttr(mlirSdyAxisRefsGreatestCommonPrefix(a, b));
+      },
+      nb::arg("a"), nb::arg("b"));
+  axes.def(
+      "prefix_without_overlap",
+      [=](MlirAttribute a, MlirAttribute b) {
+        return optionalAttr(mlirSdyAxisRefPrefixWithoutOverlap(a, b));
+      },
+      nb::arg("a"), nb::arg("b"));
   axes.def("less_in_mesh", mlirSdyAxisRefLessInMesh, nb::arg("a"),
            nb::arg("b"), nb::arg("mesh"));
   axes.def(

@@ -216,6 +216,12 @@ MLIR_CAPI_EXPORTED bool mlirSdyAxisRefsCanMerge(MlirAttribute a,
 MLIR_CAPI_EXPORTED MlirAttribute mlirSdyAxisRefsMerge(MlirAttribute a,
                                                       MlirAttribute b,
                                                       MlirAttribute mesh);
+/// Null if there is none.
+MLIR_CAPI_EXPORTED MlirAttribute mlirSdyAxisRefsGreatestCommonPrefix(
+    MlirAttribute a, MlirAttribute b);
+/// Null if there is none.
+MLIR_CAPI_EXPORTED MlirAttribute mlirSdyAxisRefPrefixWithoutOverlap(
+    MlirAttribute a, MlirAttribute b);
 MLIR_CAPI_EXPORTED bool mlirSdyAxisRefLessInMesh(MlirAttribute a,
                                                  MlirAttribute b,
                                                  MlirAttribute mesh);

@@ -483,6 +483,22 @@ MlirAttribute mlirSdyAxisRefsMerge(MlirAttribute a, MlirAttribute b,
   return wrap(merge(x, y, dyn_cast_or_null<MeshAttr>(unwrap(mesh))));
 }
 
+MlirAttribute mlirSdyAxisRefsGreatestCommonPrefix(MlirAttribute a,
+                                                  MlirAttribute b) {
+  AxisRefAttr x, y;
+  if (!twoAxes(a, b, x, y))
+    return MlirAttribute{nullptr};
+  return wrap(Attribute(getGreatestCommonPrefix(x, y)));
+}
+
+MlirAttribute mlirSdyAxisRefPrefixWithoutOverlap(MlirAttribute a,
+                                                 MlirAttribute b) {
+  AxisRefAttr x, y;
+  if (!twoAxes(a, b, x, y))
+    return MlirAttribute{nullptr};
+  return wrap(Attribute(getPrefixWithoutOverlap(x, y)));
+}
+
 bool mlirSdyAxisRefLessInMesh(MlirAttribute a, MlirAttribute b,
                               MlirAttribute mesh) {
   AxisRefAttr x, y;

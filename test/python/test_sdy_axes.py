@@ -36,6 +36,13 @@ def test_hand_examples() -> None:
     for x, y in zip(order, order[1:]):
         assert sdy.less_in_mesh(x, y, mesh) and not sdy.less_in_mesh(y, x, mesh)
     assert sdy.total_size([A("a", 1, 2), A("b")], mesh) == 4
+    assert sdy.greatest_common_prefix(A("a", 1, 2), A("a")) == A("a", 1, 2)
+    assert sdy.greatest_common_prefix(A("a", 2, 4), A("a", 2, 2)) == A("a", 2, 2)
+    assert sdy.greatest_common_prefix(A("a", 1, 2), A("a", 2, 2)) is None
+    assert sdy.greatest_common_prefix(A("a"), A("a")) == A("a")
+    assert sdy.prefix_without_overlap(A("a"), A("a", 4, 2)) == A("a", 1, 4)
+    assert sdy.prefix_without_overlap(A("a", 2, 4), A("a", 1, 2)) == A("a", 2, 4)
+    assert sdy.prefix_without_overlap(A("a", 2, 4), A("a")) is None
     assert sdy.local_shape([8, 6, -1], [[A("a")], [A("b")], [A("b")]], mesh) == [1, 3, -1]
     assert sdy.local_shape([6], [[A("a", 1, 4)]], mesh) == [2]  # padded: ceil(6 / 4)
 
@@ -95,6 +102,11 @@ def test_python_mirror_matches_cxx(case) -> None:
         else:
             assert cxx.merge(x, y, mesh_attr) is None
         assert sdy.less_in_mesh(a, b, mesh) == cxx.less_in_mesh(x, y, mesh_attr)
+        for mine, theirs in [
+            (sdy.greatest_common_prefix(a, b), cxx.greatest_common_prefix(x, y)),
+            (sdy.prefix_without_overlap(a, b), cxx.prefix_without_overlap(x, y)),
+        ]:
+            assert mine == (None if theirs is None else AxisRef.from_attr(theirs))
         refs = [a, b, c]
         assert sdy.total_size(refs, mesh) == cxx.total_size([to_attr(r) for r in refs], mesh_attr)
         shape = [12, 16, 5]

@@ -23,11 +23,13 @@ __all__ = [
     "are_equivalent",
     "can_merge",
     "contains",
+    "greatest_common_prefix",
     "is_prefix_of",
     "less_in_mesh",
     "local_shape",
     "merge",
     "overlaps",
+    "prefix_without_overlap",
     "total_size",
 ]
 
@@ -137,6 +139,24 @@ def merge(a: AxisRef, b: AxisRef, mesh: Mesh) -> AxisRef:
     if a.pre_size == 1 and mesh.get(a.name) == size:
         return AxisRef(a.name)
     return AxisRef(a.name, a.pre_size, size)
+
+
+def greatest_common_prefix(a: AxisRef, b: AxisRef) -> Optional[AxisRef]:
+    """The longest ref that is a prefix of both, or None."""
+    if is_prefix_of(a, b):
+        return a
+    if is_prefix_of(b, a):
+        return b
+    return None
+
+
+def prefix_without_overlap(a: AxisRef, b: AxisRef) -> Optional[AxisRef]:
+    """The longest prefix of `a` that doesn't overlap `b`, or None."""
+    if not overlaps(a, b):
+        return a
+    if b.get_pre_size() <= a.get_pre_size():
+        return None
+    return AxisRef(a.name, a.get_pre_size(), b.get_pre_size() // a.get_pre_size())
 
 
 def _sort_key(axis: AxisRef, mesh: Mesh) -> tuple[int, str, int, int]:

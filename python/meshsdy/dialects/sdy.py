@@ -44,11 +44,13 @@ from ._sdy_axes import (  # noqa: F401
     are_equivalent,
     can_merge,
     contains,
+    greatest_common_prefix,
     is_prefix_of,
     less_in_mesh,
     local_shape,
     merge,
     overlaps,
+    prefix_without_overlap,
     total_size,
 )
 from ._sdy_enum_gen import *  # noqa: F401,F403

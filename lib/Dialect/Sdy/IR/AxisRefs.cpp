@@ -82,6 +82,27 @@ AxisRefAttr mlir::sdy::merge(AxisRefAttr a, AxisRefAttr b, MeshAttr mesh) {
                           SubAxisInfoAttr::get(ctx, preSize, size));
 }
 
+AxisRefAttr mlir::sdy::getGreatestCommonPrefix(AxisRefAttr a, AxisRefAttr b) {
+  if (isPrefixOf(a, b))
+    return a;
+  if (isPrefixOf(b, a))
+    return b;
+  return {};
+}
+
+AxisRefAttr mlir::sdy::getPrefixWithoutOverlap(AxisRefAttr a, AxisRefAttr b) {
+  if (!overlaps(a, b))
+    return a;
+  // They overlap: the part of `a` before `b` starts, if any.
+  if (b.getPreSize() <= a.getPreSize())
+    return {};
+  MLIRContext *ctx = a.getContext();
+  return AxisRefAttr::get(
+      ctx, a.getName(),
+      SubAxisInfoAttr::get(ctx, a.getPreSize(),
+                           b.getPreSize() / a.getPreSize()));
+}
+
 /// Position of `name` in `mesh`, or the number of axes if absent.
 static int64_t axisIndex(MeshAttr mesh, StringRef name) {
   ArrayRef<MeshAxisAttr> axes = mesh ? mesh.getAxes() : ArrayRef<MeshAxisAttr>();

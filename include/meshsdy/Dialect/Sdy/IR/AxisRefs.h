@@ -61,6 +61,16 @@ bool canMerge(AxisRefAttr a, AxisRefAttr b);
 /// `"a":(1)4`, merge("a":(1)2, "a":(2)4) is `"a"`.
 AxisRefAttr merge(AxisRefAttr a, AxisRefAttr b, MeshAttr mesh);
 
+/// The longest ref that is a prefix of both `a` and `b`, or null. With
+/// `"a"=8`: ("a":(1)2, "a") -> "a":(1)2 ; ("a":(2)4, "a":(2)2) -> "a":(2)2 ;
+/// ("a":(1)2, "a":(2)2) -> null ; ("a", "a") -> "a".
+AxisRefAttr getGreatestCommonPrefix(AxisRefAttr a, AxisRefAttr b);
+
+/// The longest prefix of `a` that doesn't overlap `b`, or null if there is
+/// none. With `"a"=8`: ("a", "a":(4)2) -> "a":(1)4 ; ("a":(2)4, "a":(1)2) ->
+/// "a":(2)4 (no overlap) ; ("a":(2)4, "a") -> null.
+AxisRefAttr getPrefixWithoutOverlap(AxisRefAttr a, AxisRefAttr b);
+
 /// Strict weak order of refs as they appear in `mesh`: by the position of
 /// the axis in the mesh, then by pre-size, then by size. Unknown axes sort
 /// last, by name. With `<["x"=4, "y"=2]>`:
