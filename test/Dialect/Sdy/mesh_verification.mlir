@@ -50,3 +50,17 @@ func.func @mesh_in_function() {
   sdy.mesh @mesh = <["a"=2]>
   return
 }
+
+// -----
+
+sdy.mesh @mesh_a_2 = <["a"=2]>
+sdy.mesh @maximal = <[], device_ids=[5]>
+sdy.mesh @empty = <[]>
+// expected-note @-3 {{mesh @mesh_a_2}}
+// expected-error @+1 {{'sdy.mesh' op all meshes in a module must have the same number of devices: 4 != 2 (mesh @mesh_a_2)}}
+sdy.mesh @mesh_b_4 = <["b"=4]>
+
+// -----
+
+// expected-error @+1 {{the product of the axis sizes overflows int64}}
+sdy.mesh @mesh = <["a"=4294967296, "b"=4294967296]>

@@ -8,6 +8,11 @@
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/DialectImplementation.h"
 
+#include <functional>
+#include <optional>
+
+#include "meshsdy/Dialect/Sdy/IR/SdyEnums.h.inc"
+
 #define GET_ATTRDEF_CLASSES
 #include "meshsdy/Dialect/Sdy/IR/SdyAttrs.h.inc"
 

@@ -23,6 +23,13 @@ def Sdy_Dialect : Dialect {
       0.0.1: Add unreduced axes to TensorShardingAttr.
   }];
   let useDefaultAttributePrinterParser = 1;
+  let hasOperationAttrVerify = 1;
+  let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
+  let extraClassDeclaration = [{
+    /// Registers the attributes (defined with their storage in SdyAttrs.cpp).
+    void registerAttributes();
+  }];
 }
 
 class Sdy_Attr<string name, string attrMnemonic, list<Trait> traits = []>

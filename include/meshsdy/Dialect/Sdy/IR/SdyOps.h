@@ -10,7 +10,15 @@
 #include "mlir/IR/OpDefinition.h"
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
+
+namespace mlir::sdy {
+/// The verifier shared by all collectives (CollectiveOpInterface::verify).
+LogicalResult verifyCollectiveOp(Operation *op);
+} // namespace mlir::sdy
+
+#include "meshsdy/Dialect/Sdy/IR/SdyInterfaces.h.inc"
 
 #define GET_OP_CLASSES
 #include "meshsdy/Dialect/Sdy/IR/SdyOps.h.inc"
