@@ -93,9 +93,12 @@ struct LinalgShardingModel
     SmallVector<AffineMap> maps = linalgOp.getIndexingMapsArray();
     if (maps.size() != op->getNumOperands())
       return {};
-    // Results are the inits, written back.
+    // Results are the inits, written back. (Their maps are taken from the
+    // operand maps: linalg recomputes all maps on every query.)
     for (OpResult result : op->getResults())
-      maps.push_back(linalgOp.getIndexingMapMatchingResult(result));
+      maps.push_back(
+          maps[linalgOp.getDpsInitOperand(result.getResultNumber())
+                   ->getOperandNumber()]);
     return maps;
   }
 

@@ -81,8 +81,11 @@ LoopSharding mlir::mesh::deriveLoopSharding(
 
 SmallVector<bool> mlir::mesh::getSplittableLoops(ShardingInterface op) {
   SmallVector<utils::IteratorType> iterators = op.getLoopIteratorTypes();
-  SmallVector<ReductionKind> kinds = op.getReductionLoopIteratorKinds();
   SmallVector<bool> splittable(iterators.size(), true);
+  // Reduction kinds can be costly to find (linalg matches the body).
+  if (!llvm::is_contained(iterators, utils::IteratorType::reduction))
+    return splittable;
+  SmallVector<ReductionKind> kinds = op.getReductionLoopIteratorKinds();
   unsigned reduction = 0;
   for (auto [loop, type] : llvm::enumerate(iterators)) {
     if (type != utils::IteratorType::reduction)

@@ -71,18 +71,37 @@ private:
   void visit(Operation *op, Direction direction);
   /// Grows what is known of `value` towards `axes` on `mesh`.
   void extend(Value value, FlatSymbolRefAttr mesh, const SplitAxes &axes);
+  /// What propagation needs of an op's sharding model, queried once per op
+  /// (linalg ops rebuild their indexing maps on every query).
+  struct OpModel {
+    ShardingInterface op;
+    SmallVector<AffineMap> maps;
+    SmallVector<utils::IteratorType> iterators;
+    SmallVector<bool> splittable;
+  };
+  /// The model of `op`, or null if it has none that covers its operands and
+  /// results.
+  const OpModel *modelOf(Operation *op);
   /// The loop sharding of `op` from what is known of its tensors, and the
   /// mesh they share (null if none is known).
-  std::pair<LoopSharding, FlatSymbolRefAttr>
-  deriveForOp(ShardingInterface op, ArrayRef<AffineMap> maps);
+  std::pair<LoopSharding, FlatSymbolRefAttr> deriveForOp(const OpModel &model);
 
   FunctionOpInterface func;
   DenseMap<Value, ValueInfo> info;
+  DenseMap<Operation *, std::optional<OpModel>> models;
   std::deque<Operation *> worklist;
   DenseSet<Operation *> queued;
 };
 
 LogicalResult Propagation::absorbAnnotations() {
+  // Sized once: these maps hold an entry per op and per value.
+  unsigned numOps = 0, numValues = 0;
+  func.walk([&](Operation *op) {
+    ++numOps;
+    numValues += op->getNumResults();
+  });
+  models.reserve(numOps);
+  info.reserve(numValues + func.getNumArguments());
   WalkResult result = func.walk([&](ShardOp shard) {
     MeshSharding sharding = MeshSharding::get(shard.getSharding());
     if (!sharding) {
@@ -134,9 +153,24 @@ void Propagation::extend(Value value, FlatSymbolRefAttr mesh,
   changed(value);
 }
 
+const Propagation::OpModel *Propagation::modelOf(Operation *op) {
+  auto [it, inserted] = models.try_emplace(op);
+  if (inserted) {
+    if (auto sharded = dyn_cast<ShardingInterface>(op)) {
+      OpModel model{sharded, sharded.getIndexingMaps(),
+                    sharded.getLoopIteratorTypes(), {}};
+      if (model.maps.size() == op->getNumOperands() + op->getNumResults()) {
+        model.splittable = getSplittableLoops(sharded);
+        it->second = std::move(model);
+      }
+    }
+  }
+  return it->second ? &*it->second : nullptr;
+}
+
 std::pair<LoopSharding, FlatSymbolRefAttr>
-Propagation::deriveForOp(ShardingInterface op, ArrayRef<AffineMap> maps) {
-  Operation *operation = op.getOperation();
+Propagation::deriveForOp(const OpModel &model) {
+  Operation *operation = model.op;
   SmallVector<Value> tensors(operation->getOperands());
   llvm::append_range(tensors, operation->getResults());
 
@@ -155,9 +189,8 @@ Propagation::deriveForOp(ShardingInterface op, ArrayRef<AffineMap> maps) {
     (it->second.fixed ? fixedFirst : others).push_back(i);
   }
   llvm::append_range(fixedFirst, others);
-  LoopSharding loops = deriveLoopSharding(
-      op.getLoopIteratorTypes().size(), maps, axes, fixedFirst,
-      getSplittableLoops(op));
+  LoopSharding loops = deriveLoopSharding(model.iterators.size(), model.maps,
+                                          axes, fixedFirst, model.splittable);
   return {std::move(loops), mesh};
 }
 
@@ -175,13 +208,11 @@ void Propagation::visit(Operation *op, Direction direction) {
     }
     return;
   }
-  auto sharded = dyn_cast<ShardingInterface>(op);
-  if (!sharded)
-    return;
-  SmallVector<AffineMap> maps = sharded.getIndexingMaps();
-  if (maps.size() != op->getNumOperands() + op->getNumResults())
-    return; // A model that does not cover the op; leave it replicated.
-  auto [loops, mesh] = deriveForOp(sharded, maps);
+  const OpModel *model = modelOf(op);
+  if (!model)
+    return; // No model: the op stays replicated.
+  ArrayRef<AffineMap> maps = model->maps;
+  auto [loops, mesh] = deriveForOp(*model);
   if (!mesh)
     return;
   unsigned first = direction == Direction::Forward ? op->getNumOperands() : 0;
@@ -232,8 +263,7 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
   // with values propagation knows nothing about.
   struct Decision {
     Operation *op;
-    ShardingInterface sharded; // null: no model, run on whole tensors
-    SmallVector<AffineMap> maps;
+    const OpModel *model; // null: no model, run on whole tensors
     LoopSharding loops;
     FlatSymbolRefAttr mesh;
   };
@@ -241,15 +271,9 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
   func.walk([&](Operation *op) {
     if (op == func.getOperation() || isa<ShardOp, ShardingOp>(op))
       return;
-    Decision decision{op, dyn_cast<ShardingInterface>(op), {}, {}, {}};
-    if (decision.sharded) {
-      decision.maps = decision.sharded.getIndexingMaps();
-      if (decision.maps.size() != op->getNumOperands() + op->getNumResults())
-        decision.sharded = nullptr;
-    }
-    if (decision.sharded)
-      std::tie(decision.loops, decision.mesh) =
-          deriveForOp(decision.sharded, decision.maps);
+    Decision decision{op, modelOf(op), {}, {}};
+    if (decision.model)
+      std::tie(decision.loops, decision.mesh) = deriveForOp(*decision.model);
     else if (op->hasTrait<OpTrait::IsTerminator>())
       return;
     decisions.push_back(std::move(decision));
@@ -257,7 +281,7 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
 
   for (Decision &decision : decisions) {
     Operation *op = decision.op;
-    if (!decision.sharded) {
+    if (!decision.model) {
       // No model: the op computes on whole tensors.
       bool any = false;
       for (OpOperand &operand : op->getOpOperands()) {
@@ -273,15 +297,14 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
     if (!mesh)
       continue;
     const LoopSharding &loops = decision.loops;
-    ArrayRef<AffineMap> maps = decision.maps;
+    ArrayRef<AffineMap> maps = decision.model->maps;
     // Results: what the op produces, partial over its split reductions.
-    SmallVector<utils::IteratorType> iterators =
-        decision.sharded.getLoopIteratorTypes();
+    ArrayRef<utils::IteratorType> iterators = decision.model->iterators;
     DimSplitAxes partialAxes = loops.reductionAxes(iterators);
     ReductionKind partialType = ReductionKind::Sum;
     if (!partialAxes.empty()) {
       SmallVector<ReductionKind> kinds =
-          decision.sharded.getReductionLoopIteratorKinds();
+          ShardingInterface(decision.op).getReductionLoopIteratorKinds();
       unsigned r = 0;
       for (auto [loop, type] : llvm::enumerate(iterators)) {
         if (type != utils::IteratorType::reduction)
