@@ -123,7 +123,12 @@ LogicalResult Spmdizer::rewriteReplicated(Operation *op) {
     restore.emplace_back(input, mapping.lookup(input));
     mapping.map(input, *whole);
   }
-  builder.clone(*op, mapping);
+  Operation *clone = builder.clone(*op, mapping);
+  // Inside, everything is whole: annotations there say nothing any more.
+  clone->walk([](ShardOp shard) {
+    shard.getResult().replaceAllUsesWith(shard.getSrc());
+    shard.erase();
+  });
   // Other users still read the sharded values.
   for (auto [input, previous] : restore)
     mapping.map(input, previous);

@@ -234,3 +234,31 @@ func.func @concat_and_pad(%a: tensor<8x3xf32>, %b: tensor<8x5xf32>) -> tensor<8x
   %p_s = mesh.shard %p to %s : tensor<8x10xf32>
   return %p_s : tensor<8x10xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// A loop has no sharding model yet: it runs on whole tensors, and the
+// annotations propagation put inside it are dropped.
+// CHECK-LABEL: func.func @loop_runs_whole
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x4xf32>) -> tensor<8x4xf32>
+// CHECK:         %[[G:.*]] = mesh.all_gather %[[A]] on @mesh_4 mesh_axes = [0] gather_axis = 0
+// CHECK:         scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[G]]) -> (tensor<8x4xf32>)
+// CHECK-NEXT:      %[[T:.*]] = math.tanh %[[ACC]] : tensor<8x4xf32>
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[T]], %[[G]] : tensor<8x4xf32>
+// CHECK-NEXT:      scf.yield %[[S]]
+// CHECK-NOT:     mesh.shard
+func.func @loop_runs_whole(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<8x4xf32>
+  %c0 = arith.constant 0 : index
+  %c3 = arith.constant 3 : index
+  %c1 = arith.constant 1 : index
+  %r = scf.for %i = %c0 to %c3 step %c1 iter_args(%acc = %a_s) -> (tensor<8x4xf32>) {
+    %t = math.tanh %acc : tensor<8x4xf32>
+    %u = arith.addf %t, %a_s : tensor<8x4xf32>
+    scf.yield %u : tensor<8x4xf32>
+  }
+  return %r : tensor<8x4xf32>
+}

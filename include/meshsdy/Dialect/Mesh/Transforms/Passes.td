@@ -91,7 +91,8 @@ def MeshSpmdization
       `reduce_scatter` for partial values, `all_to_all` to move an axis
       between dimensions, `all_gather`, `all_slice`.
     - An op without a model runs on whole tensors: its operands (and the
-      values its regions use from above) are made replicated first.
+      values its regions use from above) are made replicated first, and the
+      annotations inside its regions are dropped.
     - An unannotated value is replicated.
 
     What is not supported gets an error naming it and fails the pass:
