@@ -1,9 +1,9 @@
 //===- TensorShardingModels.cpp - ShardingInterface for tensor creation ---===//
 //
-// tensor.empty and tensor-typed arith.constant have no tensor operands: one
-// parallel loop per result dimension, identity result map. Their per-device
-// form is the same op with the per-device type (a splat constant stays a
-// splat; another constant is built whole and sliced). tensor.concat and
+// tensor.empty, tensor.splat and tensor-typed arith.constant have no tensor
+// operands: one parallel loop per result dimension, identity result map.
+// Their per-device form is the same op with the per-device type (a splat
+// constant stays a splat; another constant is built whole and sliced). tensor.concat and
 // tensor.pad are parallel over the dimensions they do not concatenate or
 // pad; those stay whole on every device.
 //
@@ -48,18 +48,20 @@ struct CreationShardingModel
   }
 };
 
-struct EmptyShardingModel
-    : CreationShardingModel<EmptyShardingModel, tensor::EmptyOp> {
+/// tensor.empty and tensor.splat: the same op, with the per-device type.
+template <typename OpTy>
+struct FilledShardingModel
+    : CreationShardingModel<FilledShardingModel<OpTy>, OpTy> {
   LogicalResult spmdize(Operation *op, ArrayRef<Value> localOperands,
                         ArrayRef<MeshSharding>,
                         ArrayRef<MeshSharding> resultShardings,
                         IRMapping &mapping,
                         SymbolTableCollection &symbolTables,
                         OpBuilder &builder) const {
-    if (!cast<tensor::EmptyOp>(op).getDynamicSizes().empty() &&
+    if (!cast<OpTy>(op).getDynamicSizes().empty() &&
         resultShardings.front() && !resultShardings.front().isReplicated())
-      return op->emitOpError(
-          "unsupported by mesh-spmdization: splitting a dynamic tensor.empty");
+      return op->emitOpError("unsupported by mesh-spmdization: splitting a "
+                             "tensor with dynamic sizes");
     return mesh::detail::spmdizeByCloning(op, localOperands, resultShardings,
                                           mapping, symbolTables, builder);
   }
@@ -167,7 +169,10 @@ struct PadShardingModel
 void mlir::meshsdy::detail::registerTensorShardingModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, tensor::TensorDialect *) {
-    tensor::EmptyOp::attachInterface<EmptyShardingModel>(*ctx);
+    tensor::EmptyOp::attachInterface<FilledShardingModel<tensor::EmptyOp>>(
+        *ctx);
+    tensor::SplatOp::attachInterface<FilledShardingModel<tensor::SplatOp>>(
+        *ctx);
     tensor::ConcatOp::attachInterface<ConcatShardingModel>(*ctx);
     tensor::PadOp::attachInterface<PadShardingModel>(*ctx);
   });

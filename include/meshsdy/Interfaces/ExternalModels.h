@@ -9,7 +9,7 @@ class DialectRegistry;
 namespace meshsdy {
 
 /// Attaches mesh::ShardingInterface to upstream ops: every linalg structured
-/// op, the elementwise arith and math ops on tensors, tensor.empty,
+/// op, the elementwise arith and math ops on tensors, tensor.empty and splat,
 /// tensor.concat, tensor.pad and arith.constant on tensors.
 void registerShardingInterfaceExternalModels(DialectRegistry &registry);
 

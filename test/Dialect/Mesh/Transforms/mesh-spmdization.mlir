@@ -262,3 +262,19 @@ func.func @loop_runs_whole(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
   }
   return %r : tensor<8x4xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// CHECK-LABEL: func.func @splat
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x3xf32>, %[[V:.*]]: f32) -> tensor<2x3xf32>
+// CHECK:         %[[S:.*]] = tensor.splat %[[V]] : tensor<2x3xf32>
+// CHECK:         arith.mulf %[[A]], %[[S]] : tensor<2x3xf32>
+func.func @splat(%a: tensor<8x3xf32>, %v: f32) -> tensor<8x3xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<8x3xf32>
+  %b = tensor.splat %v : tensor<8x3xf32>
+  %r = arith.mulf %a_s, %b : tensor<8x3xf32>
+  return %r : tensor<8x3xf32>
+}
