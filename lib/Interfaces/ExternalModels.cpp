@@ -7,4 +7,5 @@ void mlir::meshsdy::registerShardingInterfaceExternalModels(
   detail::registerLinalgShardingModels(registry);
   detail::registerElementwiseShardingModels(registry);
   detail::registerTensorShardingModels(registry);
+  detail::registerReshapeShardingModels(registry);
 }

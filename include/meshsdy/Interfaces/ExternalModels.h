@@ -10,13 +10,15 @@ namespace meshsdy {
 
 /// Attaches mesh::ShardingInterface to upstream ops: every linalg structured
 /// op, the elementwise arith and math ops on tensors, tensor.empty and splat,
-/// tensor.concat, tensor.pad and arith.constant on tensors.
+/// tensor.concat, tensor.pad, tensor.collapse_shape / expand_shape and
+/// arith.constant on tensors.
 void registerShardingInterfaceExternalModels(DialectRegistry &registry);
 
 namespace detail {
 void registerLinalgShardingModels(DialectRegistry &registry);
 void registerElementwiseShardingModels(DialectRegistry &registry);
 void registerTensorShardingModels(DialectRegistry &registry);
+void registerReshapeShardingModels(DialectRegistry &registry);
 } // namespace detail
 
 } // namespace meshsdy

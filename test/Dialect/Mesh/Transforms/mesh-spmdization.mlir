@@ -278,3 +278,40 @@ func.func @splat(%a: tensor<8x3xf32>, %v: f32) -> tensor<8x3xf32> {
   %r = arith.mulf %a_s, %b : tensor<8x3xf32>
   return %r : tensor<8x3xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// Reshapes split a group along its outermost dimension: 8x3 split on rows
+// collapses to 24 split in contiguous blocks, and back.
+// CHECK-LABEL: func.func @reshapes
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x3xf32>) -> tensor<2x3xf32>
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[A]] {{\[\[}}0, 1]] : tensor<2x3xf32> into tensor<6xf32>
+// CHECK:         %[[E:.*]] = math.exp %[[C]] : tensor<6xf32>
+// CHECK:         tensor.expand_shape %[[E]] {{\[\[}}0, 1]] output_shape [2, 3] : tensor<6xf32> into tensor<2x3xf32>
+// CHECK-NOT:     mesh.all_
+func.func @reshapes(%a: tensor<8x3xf32>) -> tensor<8x3xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<8x3xf32>
+  %c = tensor.collapse_shape %a_s [[0, 1]] : tensor<8x3xf32> into tensor<24xf32>
+  %e = math.exp %c : tensor<24xf32>
+  %x = tensor.expand_shape %e [[0, 1]] output_shape [8, 3] : tensor<24xf32> into tensor<8x3xf32>
+  %x_s = mesh.shard %x to %s : tensor<8x3xf32>
+  return %x_s : tensor<8x3xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// A split inner dimension cannot pass through the collapse: it is gathered.
+// CHECK-LABEL: func.func @inner_dim_split
+// CHECK:         mesh.all_gather
+// CHECK:         tensor.collapse_shape
+func.func @inner_dim_split(%a: tensor<3x8xf32>) -> tensor<24xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[], [0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<3x8xf32>
+  %c = tensor.collapse_shape %a_s [[0, 1]] : tensor<3x8xf32> into tensor<24xf32>
+  return %c : tensor<24xf32>
+}
