@@ -294,7 +294,9 @@ def _random_input(type_: ir.Type, rng):
 
     shape = list(type_.shape) if isinstance(type_, ir.RankedTensorType) else []
     element = type_.element_type if isinstance(type_, ir.RankedTensorType) else type_
-    if isinstance(element, ir.IntegerType):
+    if isinstance(element, ir.IntegerType) and element.width == 1:
+        value = rng.integers(0, 2, size=shape).astype(np.bool_)
+    elif isinstance(element, ir.IntegerType):
         value = rng.integers(-8, 8, size=shape).astype(f"int{element.width}")
     else:
         dtype = np.float64 if isinstance(element, ir.F64Type) else np.float32

@@ -97,6 +97,9 @@ def programs(draw: st.DrawFn) -> str:
         f"mesh.mesh @mesh(shape = {'x'.join(map(str, mesh))})",
         "func.func @f(" + ", ".join(f"%arg{i}: {TENSOR}" for i in range(n_weights + 1)) + f") -> {TENSOR} {{",
         "  %zero = arith.constant 0.0 : f32",
+        "  %c0 = arith.constant 0 : index",
+        "  %c1 = arith.constant 1 : index",
+        "  %c2 = arith.constant 2 : index",
     ]
     counter = 0
 
@@ -114,7 +117,7 @@ def programs(draw: st.DrawFn) -> str:
     args = [annotate(f"%arg{i}", False) if draw(st.booleans()) or i == 0 else f"%arg{i}" for i in range(n_weights + 1)]
     cur = args[0]
     for _ in range(draw(st.integers(1, 5))):
-        kind = draw(st.sampled_from(["tanh", "add", "matmul", "reduce", "transpose", "reshard"]))
+        kind = draw(st.sampled_from(["tanh", "add", "matmul", "reduce", "transpose", "reshard", "loop"]))
         out = fresh()
         if kind == "tanh":
             lines.append(f"  {out} = math.tanh {cur} : {TENSOR}")
@@ -142,6 +145,15 @@ def programs(draw: st.DrawFn) -> str:
             e = fresh()
             lines.append(f"  {e} = tensor.empty() : {TENSOR}")
             lines.append(f"  {out} = linalg.transpose ins({cur} : {TENSOR}) outs({e} : {TENSOR}) permutation = [1, 0]")
+        elif kind == "loop":
+            other = draw(st.sampled_from(args))
+            acc, t, u = fresh(), fresh(), fresh()
+            lines.append(
+                f"  {out} = scf.for %i{counter} = %c0 to %c2 step %c1 iter_args({acc} = {cur}) -> ({TENSOR}) {{\n"
+                f"    {t} = math.tanh {acc} : {TENSOR}\n"
+                f"    {u} = arith.addf {t}, {other} : {TENSOR}\n"
+                f"    scf.yield {u} : {TENSOR}\n  }}"
+            )
         else:
             # A user asks for another sharding; a consumer follows, since two
             # operand annotations in a row are undefined.

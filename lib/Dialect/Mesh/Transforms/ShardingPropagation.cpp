@@ -13,6 +13,7 @@
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 #include "ShardingAnnotations.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
 
@@ -65,10 +66,16 @@ private:
   void changed(Value value) {
     if (Operation *def = value.getDefiningOp())
       push(def);
+    else if (Operation *parent = value.getParentBlock()->getParentOp();
+             parent && isa<scf::ForOp>(parent))
+      push(parent); // A loop-carried block argument.
     for (Operation *user : value.getUsers())
-      push(user);
+      push(isa<scf::YieldOp>(user) ? user->getParentOp() : user);
   }
   void visit(Operation *op, Direction direction);
+  /// Makes the values that carry one loop- or branch-carried value agree:
+  /// each grows towards the first known one (fixed ones first).
+  void unify(ArrayRef<Value> values);
   /// Grows what is known of `value` towards `axes` on `mesh`.
   void extend(Value value, FlatSymbolRefAttr mesh, const SplitAxes &axes);
   /// What propagation needs of an op's sharding model, queried once per op
@@ -194,7 +201,42 @@ Propagation::deriveForOp(const OpModel &model) {
   return {std::move(loops), mesh};
 }
 
+void Propagation::unify(ArrayRef<Value> values) {
+  const ValueInfo *known = nullptr;
+  for (Value value : values) {
+    auto it = info.find(value);
+    if (it == info.end() || !it->second.mesh)
+      continue;
+    if (!known || (it->second.fixed && !known->fixed))
+      known = &it->second;
+  }
+  if (!known)
+    return;
+  ValueInfo copy = *known; // `extend` may grow the map.
+  for (Value value : values)
+    extend(value, copy.mesh, copy.axes);
+}
+
 void Propagation::visit(Operation *op, Direction direction) {
+  // Region forwarding: a loop's init, block argument, yielded value and
+  // result are one value over time; an if's results are its yields.
+  if (auto loop = dyn_cast<scf::ForOp>(op)) {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (unsigned i = 0, e = loop.getNumResults(); i < e; ++i)
+      unify({loop.getInitArgs()[i], loop.getRegionIterArgs()[i],
+             yield.getOperand(i), loop.getResult(i)});
+    return;
+  }
+  if (auto branch = dyn_cast<scf::IfOp>(op)) {
+    for (unsigned i = 0, e = branch.getNumResults(); i < e; ++i) {
+      SmallVector<Value> values{branch.getResult(i),
+                                branch.thenYield().getOperand(i)};
+      if (!branch.getElseRegion().empty())
+        values.push_back(branch.elseYield().getOperand(i));
+      unify(values);
+    }
+    return;
+  }
   if (auto shard = dyn_cast<ShardOp>(op)) {
     // An annotation passes its sharding through unchanged.
     Value from = direction == Direction::Forward ? shard.getSrc()
@@ -259,6 +301,33 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
       annotateValue(arg, MeshSharding(it->second.mesh, it->second.axes));
   }
 
+  // Region forwarding: the loop-carried or branch-carried value has the
+  // sharding propagation gave the op's result; its other places are read so.
+  auto annotateCarried = [&](Operation *op) {
+    auto yieldOf = [](Region &region) {
+      return cast<scf::YieldOp>(region.front().getTerminator());
+    };
+    for (OpResult result : op->getResults()) {
+      auto it = info.find(result);
+      if (it == info.end() || !it->second.mesh)
+        continue;
+      MeshSharding sharding(it->second.mesh, it->second.axes);
+      unsigned i = result.getResultNumber();
+      SmallVector<OpOperand *> readers;
+      if (auto loop = dyn_cast<scf::ForOp>(op)) {
+        readers.push_back(&loop.getInitArgsMutable()[i]);
+        readers.push_back(&yieldOf(loop.getRegion())->getOpOperand(i));
+      } else {
+        for (Region &region : op->getRegions())
+          if (!region.empty())
+            readers.push_back(&yieldOf(region)->getOpOperand(i));
+      }
+      annotateValue(result, sharding);
+      for (OpOperand *reader : readers)
+        annotations.requireOperand(*reader, sharding);
+    }
+  };
+
   // Decide everything before the IR changes: annotations replace operands
   // with values propagation knows nothing about.
   struct Decision {
@@ -279,8 +348,23 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
     decisions.push_back(std::move(decision));
   });
 
+  // Loop-carried block arguments first, like function arguments: the ops
+  // of the body then see them annotated.
+  func.walk([&](scf::ForOp loop) {
+    for (auto [arg, result] :
+         llvm::zip(loop.getRegionIterArgs(), loop.getResults())) {
+      auto it = info.find(result);
+      if (it != info.end() && it->second.mesh)
+        annotateValue(arg, MeshSharding(it->second.mesh, it->second.axes));
+    }
+  });
+
   for (Decision &decision : decisions) {
     Operation *op = decision.op;
+    if (isa<scf::ForOp, scf::IfOp>(op)) {
+      annotateCarried(op);
+      continue;
+    }
     if (!decision.model) {
       // No model: the op computes on whole tensors.
       bool any = false;

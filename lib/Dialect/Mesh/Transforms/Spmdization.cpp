@@ -16,6 +16,7 @@
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Transforms/RegionUtils.h"
 
@@ -68,6 +69,12 @@ private:
   LogicalResult rewrite(Operation *op);
   LogicalResult rewriteSharded(ShardingInterface op, ArrayRef<AffineMap> maps);
   LogicalResult rewriteReplicated(Operation *op);
+  LogicalResult rewriteLoop(scf::ForOp loop);
+  LogicalResult rewriteIf(scf::IfOp branch);
+  /// Rewrites the ops of `from` (not its terminator) at the end of `to`, then
+  /// yields the per-device forms of `from`'s yielded values in `shardings`.
+  LogicalResult rewriteRegionBody(Block &from, Block &to,
+                                  ArrayRef<MeshSharding> shardings);
   /// The per-device value of `value` in sharding `wanted` (null: replicated).
   FailureOr<Value> localAs(Value value, const MeshSharding &wanted,
                            Location loc);
@@ -215,10 +222,116 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
   return success();
 }
 
+LogicalResult Spmdizer::rewriteRegionBody(Block &from, Block &to,
+                                          ArrayRef<MeshSharding> shardings) {
+  OpBuilder::InsertionGuard guard(builder);
+  for (Operation &op : from.without_terminator()) {
+    builder.setInsertionPointToEnd(&to);
+    if (failed(rewrite(&op)))
+      return failure();
+  }
+  builder.setInsertionPointToEnd(&to);
+  Operation *terminator = from.getTerminator();
+  SmallVector<Value> yielded;
+  for (auto [value, sharding] :
+       llvm::zip(terminator->getOperands(), shardings)) {
+    FailureOr<Value> local =
+        isa<RankedTensorType>(value.getType())
+            ? localAs(value, sharding, terminator->getLoc())
+            : FailureOr<Value>(mapping.lookupOrDefault(value));
+    if (failed(local))
+      return failure();
+    yielded.push_back(*local);
+  }
+  scf::YieldOp::create(builder, terminator->getLoc(), yielded);
+  return success();
+}
+
+LogicalResult Spmdizer::rewriteLoop(scf::ForOp loop) {
+  // The carried value is sharded as propagation annotated the result.
+  SmallVector<MeshSharding, 4> shardings;
+  SmallVector<Value> inits;
+  for (auto [init, result] : llvm::zip(loop.getInitArgs(), loop.getResults())) {
+    shardings.push_back(getResultAnnotation(result));
+    FailureOr<Value> local =
+        isa<RankedTensorType>(init.getType())
+            ? localAs(init, shardings.back(), loop.getLoc())
+            : FailureOr<Value>(mapping.lookupOrDefault(init));
+    if (failed(local))
+      return failure();
+    inits.push_back(*local);
+  }
+  auto newLoop = scf::ForOp::create(
+      builder, loop.getLoc(), mapping.lookupOrDefault(loop.getLowerBound()),
+      mapping.lookupOrDefault(loop.getUpperBound()),
+      mapping.lookupOrDefault(loop.getStep()), inits,
+      [](OpBuilder &, Location, Value, ValueRange) {});
+  mapping.map(loop.getInductionVar(), newLoop.getInductionVar());
+  for (auto [oldArg, newArg, sharding] :
+       llvm::zip(loop.getRegionIterArgs(), newLoop.getRegionIterArgs(),
+                 shardings)) {
+    mapping.map(oldArg, newArg);
+    if (sharding)
+      held[oldArg] = sharding;
+  }
+  if (failed(rewriteRegionBody(*loop.getBody(), *newLoop.getBody(),
+                               shardings)))
+    return failure();
+  for (auto [result, newResult, sharding] :
+       llvm::zip(loop.getResults(), newLoop.getResults(), shardings)) {
+    mapping.map(result, newResult);
+    if (sharding)
+      held[result] = sharding;
+  }
+  return success();
+}
+
+LogicalResult Spmdizer::rewriteIf(scf::IfOp branch) {
+  SmallVector<MeshSharding, 4> shardings;
+  SmallVector<Type> resultTypes;
+  for (Value result : branch.getResults()) {
+    shardings.push_back(getResultAnnotation(result));
+    auto global = dyn_cast<RankedTensorType>(result.getType());
+    if (!global) {
+      resultTypes.push_back(result.getType());
+      continue;
+    }
+    FailureOr<RankedTensorType> local =
+        getLocalType(branch, global, shardings.back(), symbolTables);
+    if (failed(local))
+      return failure();
+    resultTypes.push_back(*local);
+  }
+  bool hasElse = !branch.getElseRegion().empty();
+  auto newBranch = scf::IfOp::create(builder, branch.getLoc(), resultTypes,
+                                     mapping.lookupOrDefault(branch.getCondition()),
+                                     hasElse);
+  for (auto [from, to] :
+       llvm::zip(branch->getRegions(), newBranch->getRegions())) {
+    if (from.empty())
+      continue;
+    Block &block = to.front();
+    if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
+      block.back().erase();
+    if (failed(rewriteRegionBody(from.front(), block, shardings)))
+      return failure();
+  }
+  for (auto [result, newResult, sharding] :
+       llvm::zip(branch.getResults(), newBranch.getResults(), shardings)) {
+    mapping.map(result, newResult);
+    if (sharding)
+      held[result] = sharding;
+  }
+  return success();
+}
+
 LogicalResult Spmdizer::rewrite(Operation *op) {
-  builder.setInsertionPoint(op);
   if (isa<ShardingOp>(op))
     return success();
+  if (auto loop = dyn_cast<scf::ForOp>(op))
+    return rewriteLoop(loop);
+  if (auto branch = dyn_cast<scf::IfOp>(op))
+    return rewriteIf(branch);
   if (auto shard = dyn_cast<ShardOp>(op)) {
     MeshSharding sharding = MeshSharding::get(shard.getSharding());
     if (!sharding || !sharding.getDynamicHaloSizes().empty() ||
@@ -311,9 +424,11 @@ LogicalResult Spmdizer::rewriteBody() {
   SmallVector<Operation *> original;
   for (Operation &op : entry)
     original.push_back(&op);
-  for (Operation *op : original)
+  for (Operation *op : original) {
+    builder.setInsertionPoint(op);
     if (failed(rewrite(op)))
       return failure();
+  }
   for (Operation *op : llvm::reverse(original))
     if (!isa<ShardingOp>(op))
       op->erase();

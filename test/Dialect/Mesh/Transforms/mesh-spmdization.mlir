@@ -239,17 +239,16 @@ func.func @concat_and_pad(%a: tensor<8x3xf32>, %b: tensor<8x5xf32>) -> tensor<8x
 
 mesh.mesh @mesh_4(shape = 4)
 
-// A loop has no sharding model yet: it runs on whole tensors, and the
-// annotations propagation put inside it are dropped.
-// CHECK-LABEL: func.func @loop_runs_whole
-// CHECK-SAME:    (%[[A:.*]]: tensor<2x4xf32>) -> tensor<8x4xf32>
-// CHECK:         %[[G:.*]] = mesh.all_gather %[[A]] on @mesh_4 mesh_axes = [0] gather_axis = 0
-// CHECK:         scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[G]]) -> (tensor<8x4xf32>)
-// CHECK-NEXT:      %[[T:.*]] = math.tanh %[[ACC]] : tensor<8x4xf32>
-// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[T]], %[[G]] : tensor<8x4xf32>
+// Loop-carried values keep their sharding: the loop runs on the pieces.
+// CHECK-LABEL: func.func @loop_is_partitioned
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK:         scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[A]]) -> (tensor<2x4xf32>)
+// CHECK-NEXT:      %[[T:.*]] = math.tanh %[[ACC]] : tensor<2x4xf32>
+// CHECK-NEXT:      %[[S:.*]] = arith.addf %[[T]], %[[A]] : tensor<2x4xf32>
 // CHECK-NEXT:      scf.yield %[[S]]
-// CHECK-NOT:     mesh.shard
-func.func @loop_runs_whole(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
+// CHECK-NEXT:    }
+// CHECK-NEXT:    return
+func.func @loop_is_partitioned(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
   %a_s = mesh.shard %a to %s : tensor<8x4xf32>
   %c0 = arith.constant 0 : index
@@ -314,4 +313,30 @@ func.func @inner_dim_split(%a: tensor<3x8xf32>) -> tensor<24xf32> {
   %a_s = mesh.shard %a to %s : tensor<3x8xf32>
   %c = tensor.collapse_shape %a_s [[0, 1]] : tensor<3x8xf32> into tensor<24xf32>
   return %c : tensor<24xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// Both branches yield in the sharding of the if's result.
+// CHECK-LABEL: func.func @branch
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x4xf32>, %[[C:.*]]: i1) -> tensor<2x4xf32>
+// CHECK:         %[[R:.*]] = scf.if %[[C]] -> (tensor<2x4xf32>) {
+// CHECK:           math.tanh %[[A]] : tensor<2x4xf32>
+// CHECK:         } else {
+// CHECK:           math.exp %[[A]] : tensor<2x4xf32>
+// CHECK:         }
+// CHECK-NEXT:    return %[[R]]
+func.func @branch(%a: tensor<8x4xf32>, %c: i1) -> tensor<8x4xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<8x4xf32>
+  %r = scf.if %c -> (tensor<8x4xf32>) {
+    %t = math.tanh %a_s : tensor<8x4xf32>
+    scf.yield %t : tensor<8x4xf32>
+  } else {
+    %e = math.exp %a_s : tensor<8x4xf32>
+    scf.yield %e : tensor<8x4xf32>
+  }
+  return %r : tensor<8x4xf32>
 }

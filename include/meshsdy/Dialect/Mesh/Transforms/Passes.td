@@ -31,6 +31,9 @@ def MeshShardingPropagation
     - propagated shardings only ever grow (axes appended to a dimension), so
       the fixpoint is reached after at most (number of mesh axes) updates
       per value;
+    - `scf.for` and `scf.if` forward shardings: a loop's init, block
+      argument, yielded value and result (an if's result and its yields)
+      carry one sharding;
     - ops without a `ShardingInterface` model are replicated: their operands
       get replicated operand annotations (statistic `replicated-ops`), and
       their results stay unannotated, which `mesh-spmdization` reads as
@@ -90,13 +93,15 @@ def MeshSpmdization
       the collectives `reshard` picks (see Resharding.h): `all_reduce` or
       `reduce_scatter` for partial values, `all_to_all` to move an axis
       between dimensions, `all_gather`, `all_slice`.
+    - `scf.for` / `scf.if` are rebuilt with per-device carried values and
+      their bodies rewritten the same way.
     - An op without a model runs on whole tensors: its operands (and the
       values its regions use from above) are made replicated first, and the
       annotations inside its regions are dropped.
     - An unannotated value is replicated.
 
     What is not supported gets an error naming it and fails the pass:
-    several blocks in the function, dynamic shapes or meshes, shards whose
+    several blocks in the function body, dynamic shapes or meshes, shards whose
     size differs between devices, resharding across meshes or with halos.
 
     Cost: one walk over the ops; each resharding costs a few ops per
