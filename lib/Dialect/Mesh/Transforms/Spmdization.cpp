@@ -18,6 +18,7 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
 
 namespace mlir::mesh {
@@ -328,6 +329,15 @@ LogicalResult Spmdizer::rewriteIf(scf::IfOp branch) {
 LogicalResult Spmdizer::rewrite(Operation *op) {
   if (isa<ShardingOp>(op))
     return success();
+  // The callee is partitioned on its own, with its own annotations, which a
+  // function pass may not read: the call's types could not be kept right.
+  if (isa<CallOpInterface>(op) &&
+      llvm::any_of(llvm::concat<Type>(op->getOperandTypes(),
+                                      op->getResultTypes()),
+                    [](Type type) { return isa<RankedTensorType>(type); }))
+    return op->emitOpError("unsupported by mesh-spmdization: a call with "
+                           "tensor operands or results (inline it first, "
+                           "e.g. with --inline)");
   if (auto loop = dyn_cast<scf::ForOp>(op))
     return rewriteLoop(loop);
   if (auto branch = dyn_cast<scf::IfOp>(op))

@@ -46,3 +46,17 @@ func.func @sharding_from_argument(%a: tensor<8xf32>, %s: !mesh.sharding) -> tens
   %a_s = mesh.shard %a to %s : tensor<8xf32>
   return %a_s : tensor<8xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+func.func private @callee(tensor<8xf32>) -> tensor<8xf32>
+
+func.func @call(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<8xf32>
+  // expected-error @+1 {{'func.call' op unsupported by mesh-spmdization: a call with tensor operands or results (inline it first, e.g. with --inline)}}
+  %r = func.call @callee(%a_s) : (tensor<8xf32>) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}

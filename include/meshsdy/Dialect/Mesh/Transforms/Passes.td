@@ -101,7 +101,8 @@ def MeshSpmdization
     - An unannotated value is replicated.
 
     What is not supported gets an error naming it and fails the pass:
-    several blocks in the function body, dynamic shapes or meshes, shards whose
+    several blocks in the function body, calls with tensor operands or
+    results (inline them first), dynamic shapes or meshes, shards whose
     size differs between devices, resharding across meshes or with halos.
 
     Cost: one walk over the ops; each resharding costs a few ops per
