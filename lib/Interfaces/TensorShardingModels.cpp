@@ -164,6 +164,79 @@ struct PadShardingModel
   }
 };
 
+/// tensor.extract_slice: a dimension taken whole (offset 0, full size,
+/// stride 1) is a parallel loop; a sliced one stays whole on every device.
+/// Rank-reducing slices have no model.
+struct ExtractSliceShardingModel
+    : ShardingInterface::ExternalModel<ExtractSliceShardingModel,
+                                       tensor::ExtractSliceOp> {
+  static SmallVector<bool> wholeDims(tensor::ExtractSliceOp slice) {
+    SmallVector<bool> whole;
+    for (auto [size, offset, length, stride] :
+         llvm::zip(slice.getSourceType().getShape(), slice.getMixedOffsets(),
+                   slice.getMixedSizes(), slice.getMixedStrides())) {
+      std::optional<int64_t> staticLength = getConstantIntValue(length);
+      whole.push_back(isZeroInteger(offset) && isOneInteger(stride) &&
+                      staticLength && *staticLength == size);
+    }
+    return whole;
+  }
+
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return SmallVector<utils::IteratorType>(
+        cast<tensor::ExtractSliceOp>(op).getSourceType().getRank(),
+        utils::IteratorType::parallel);
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    auto slice = cast<tensor::ExtractSliceOp>(op);
+    if (slice.getType().getRank() != slice.getSourceType().getRank())
+      return {};
+    SmallVector<bool> whole = wholeDims(slice);
+    SmallVector<bool> fixed;
+    for (bool w : whole)
+      fixed.push_back(!w);
+    return mapsKeepingWhole(op, fixed);
+  }
+
+  LogicalResult spmdize(Operation *op, ArrayRef<Value> localOperands,
+                        ArrayRef<MeshSharding>,
+                        ArrayRef<MeshSharding> resultShardings,
+                        IRMapping &mapping,
+                        SymbolTableCollection &symbolTables,
+                        OpBuilder &builder) const {
+    auto slice = cast<tensor::ExtractSliceOp>(op);
+    FailureOr<RankedTensorType> local = getLocalType(
+        op, slice.getType(), resultShardings.front(), symbolTables);
+    if (failed(local))
+      return failure();
+    // Whole dimensions take the per-device size; the others are unchanged.
+    // The operands after the source are the dynamic offsets, sizes, strides.
+    IRMapping operands;
+    operands.map(op->getOperands(), localOperands);
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    auto remap = [&](OpFoldResult value) -> OpFoldResult {
+      if (auto v = dyn_cast<Value>(value))
+        return operands.lookupOrDefault(v);
+      return value;
+    };
+    SmallVector<bool> whole = wholeDims(slice);
+    for (auto [dim, offset, length, stride] :
+         llvm::enumerate(slice.getMixedOffsets(), slice.getMixedSizes(),
+                         slice.getMixedStrides())) {
+      offsets.push_back(remap(offset));
+      sizes.push_back(whole[dim] ? builder.getIndexAttr(local->getDimSize(dim))
+                                 : remap(length));
+      strides.push_back(remap(stride));
+    }
+    Value result = tensor::ExtractSliceOp::create(
+        builder, op->getLoc(), *local, localOperands.front(), offsets, sizes,
+        strides);
+    mapping.map(op->getResult(0), result);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::meshsdy::detail::registerTensorShardingModels(
@@ -175,6 +248,7 @@ void mlir::meshsdy::detail::registerTensorShardingModels(
         *ctx);
     tensor::ConcatOp::attachInterface<ConcatShardingModel>(*ctx);
     tensor::PadOp::attachInterface<PadShardingModel>(*ctx);
+    tensor::ExtractSliceOp::attachInterface<ExtractSliceShardingModel>(*ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, arith::ArithDialect *) {
     arith::ConstantOp::attachInterface<ConstantShardingModel>(*ctx);

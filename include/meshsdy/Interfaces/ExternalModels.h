@@ -10,7 +10,8 @@ namespace meshsdy {
 
 /// Attaches mesh::ShardingInterface to upstream ops: every linalg structured
 /// op, the elementwise arith and math ops on tensors, tensor.empty and splat,
-/// tensor.concat, tensor.pad, tensor.collapse_shape / expand_shape and
+/// tensor.concat, tensor.pad, tensor.extract_slice,
+/// tensor.collapse_shape / expand_shape and
 /// arith.constant on tensors.
 void registerShardingInterfaceExternalModels(DialectRegistry &registry);
 

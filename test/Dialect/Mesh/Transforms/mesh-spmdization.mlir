@@ -340,3 +340,37 @@ func.func @branch(%a: tensor<8x4xf32>, %c: i1) -> tensor<8x4xf32> {
   }
   return %r : tensor<8x4xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// Rows taken whole stay split; the sliced columns stay whole.
+// CHECK-LABEL: func.func @extract_slice
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x6xf32>) -> tensor<2x3xf32>
+// CHECK:         %[[S:.*]] = tensor.extract_slice %[[A]][0, 2] [2, 3] [1, 1] : tensor<2x6xf32> to tensor<2x3xf32>
+// CHECK:         math.exp %[[S]] : tensor<2x3xf32>
+// CHECK-NOT:     mesh.all_
+func.func @extract_slice(%a: tensor<8x6xf32>) -> tensor<8x3xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<8x6xf32>
+  %x = tensor.extract_slice %a_s[0, 2] [8, 3] [1, 1] : tensor<8x6xf32> to tensor<8x3xf32>
+  %e = math.exp %x : tensor<8x3xf32>
+  %e_s = mesh.shard %e to %s : tensor<8x3xf32>
+  return %e_s : tensor<8x3xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// Slicing the split dimension needs it whole first.
+// CHECK-LABEL: func.func @slice_split_dim
+// CHECK:         %[[G:.*]] = mesh.all_gather
+// CHECK:         tensor.extract_slice %[[G]][1, 0] [4, 6] [1, 1]
+func.func @slice_split_dim(%a: tensor<8x6xf32>) -> tensor<4x6xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<8x6xf32>
+  %x = tensor.extract_slice %a_s[1, 0] [4, 6] [1, 1] : tensor<8x6xf32> to tensor<4x6xf32>
+  return %x : tensor<4x6xf32>
+}
