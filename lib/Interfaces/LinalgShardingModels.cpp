@@ -62,6 +62,41 @@ bool isNeutralInit(Value init, ReductionKind kind) {
   }
 }
 
+/// The value `kind` leaves unchanged, for `type`, or null if unknown
+/// (integer max/min: signedness is not known here).
+TypedAttr neutralElement(Type type, ReductionKind kind) {
+  if (auto floatType = dyn_cast<FloatType>(type)) {
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    switch (kind) {
+    case ReductionKind::Sum:
+      return FloatAttr::get(type, 0.0);
+    case ReductionKind::Product:
+      return FloatAttr::get(type, 1.0);
+    case ReductionKind::Max:
+      return FloatAttr::get(type, APFloat::getInf(semantics, /*Negative=*/true));
+    case ReductionKind::Min:
+      return FloatAttr::get(type, APFloat::getInf(semantics));
+    default:
+      return {};
+    }
+  }
+  if (auto intType = dyn_cast<IntegerType>(type)) {
+    switch (kind) {
+    case ReductionKind::Sum:
+    case ReductionKind::BitwiseOr:
+    case ReductionKind::BitwiseXor:
+      return IntegerAttr::get(type, 0);
+    case ReductionKind::Product:
+      return IntegerAttr::get(type, 1);
+    case ReductionKind::BitwiseAnd:
+      return IntegerAttr::get(type, APInt::getAllOnes(intType.getWidth()));
+    default:
+      return {};
+    }
+  }
+  return {};
+}
+
 template <typename OpTy>
 struct LinalgShardingModel
     : ShardingInterface::ExternalModel<LinalgShardingModel<OpTy>, OpTy> {
@@ -109,22 +144,50 @@ struct LinalgShardingModel
                         SymbolTableCollection &symbolTables,
                         OpBuilder &builder) const {
     // Each device reduces its own slice; the partial results are combined
-    // later, so an init must not be counted once per device.
+    // later, so an init must count once: unless it is already the neutral
+    // element, only the first device of each group starts from it, the
+    // others from the neutral element.
     auto linalgOp = cast<linalg::LinalgOp>(op);
+    SmallVector<Value> operands(localOperands);
     for (auto [result, sharding] : llvm::zip(op->getResults(), resultShardings)) {
       if (!sharding || sharding.getPartialAxes().empty())
         continue;
-      Value init = linalgOp.getDpsInitOperand(result.getResultNumber())->get();
+      OpOperand *initOperand =
+          linalgOp.getDpsInitOperand(result.getResultNumber());
+      Value init = initOperand->get();
       // Look through the mesh.shard annotations to the init's definition.
       while (auto shard = init.getDefiningOp<ShardOp>())
         init = shard.getSrc();
-      if (!isNeutralInit(init, sharding.getPartialType()))
+      if (isNeutralInit(init, sharding.getPartialType()))
+        continue;
+      Value &local = operands[initOperand->getOperandNumber()];
+      auto type = cast<RankedTensorType>(local.getType());
+      TypedAttr neutral =
+          neutralElement(type.getElementType(), sharding.getPartialType());
+      if (!neutral)
         return op->emitOpError(
             "unsupported by mesh-spmdization: a reduction split over mesh "
-            "axes needs an init that is a linalg.fill of the reduction's "
-            "neutral element");
+            "axes with an init that is not its neutral element, for a "
+            "reduction without a known neutral element of this type");
+      Location loc = op->getLoc();
+      Value neutralTensor = arith::ConstantOp::create(
+          builder, loc, type, SplatElementsAttr::get(type, neutral));
+      SmallVector<Type> indexTypes(sharding.getPartialAxes().size(),
+                                   builder.getIndexType());
+      auto coords = ProcessMultiIndexOp::create(
+          builder, loc, indexTypes, sharding.getMeshAttr(),
+          builder.getDenseI16ArrayAttr(sharding.getPartialAxes()));
+      Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
+      Value first = arith::ConstantIntOp::create(builder, loc, 1, 1);
+      for (Value coord : coords->getResults())
+        first = arith::AndIOp::create(
+            builder, loc, first,
+            arith::CmpIOp::create(builder, loc, arith::CmpIPredicate::eq,
+                                  coord, zero));
+      local = arith::SelectOp::create(builder, loc, first, local,
+                                      neutralTensor);
     }
-    return mesh::detail::spmdizeByCloning(op, localOperands, resultShardings,
+    return mesh::detail::spmdizeByCloning(op, operands, resultShardings,
                                           mapping, symbolTables, builder);
   }
 };

@@ -27,14 +27,17 @@ func.func @uneven(%a: tensor<6xf32>) -> tensor<6xf32> {
 
 mesh.mesh @mesh_4(shape = 4)
 
-func.func @non_neutral_init(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>, %c: tensor<8x8xf32>) -> tensor<8x8xf32> {
-  %s0 = mesh.sharding @mesh_4 split_axes = [[], [0]] : !mesh.sharding
-  %s1 = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
-  %a_s = mesh.shard %a to %s0 : tensor<8x16xf32>
-  %b_s = mesh.shard %b to %s1 : tensor<16x8xf32>
-  // expected-error @+1 {{'linalg.matmul' op unsupported by mesh-spmdization: a reduction split over mesh axes needs an init that is a linalg.fill of the reduction's neutral element}}
-  %m = linalg.matmul ins(%a_s, %b_s : tensor<8x16xf32>, tensor<16x8xf32>) outs(%c : tensor<8x8xf32>) -> tensor<8x8xf32>
-  return %m : tensor<8x8xf32>
+// An integer max has no neutral element without knowing its signedness.
+func.func @integer_max_init(%a: tensor<8x16xi32>, %c: tensor<8xi32>) -> tensor<8xi32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[], [0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<8x16xi32>
+  // expected-error @+1 {{'linalg.reduce' op unsupported by mesh-spmdization: a reduction split over mesh axes with an init that is not its neutral element, for a reduction without a known neutral element of this type}}
+  %r = linalg.reduce ins(%a_s : tensor<8x16xi32>) outs(%c : tensor<8xi32>) dimensions = [1]
+    (%in: i32, %acc: i32) {
+      %m = arith.maxsi %in, %acc : i32
+      linalg.yield %m : i32
+    }
+  return %r : tensor<8xi32>
 }
 
 // -----

@@ -374,3 +374,28 @@ func.func @slice_split_dim(%a: tensor<8x6xf32>) -> tensor<4x6xf32> {
   %x = tensor.extract_slice %a_s[1, 0] [4, 6] [1, 1] : tensor<8x6xf32> to tensor<4x6xf32>
   return %x : tensor<4x6xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// Accumulating into an init that is not zero: only the first device of the
+// group starts from it, the others from zero, so the sum counts it once.
+// CHECK-LABEL: func.func @accumulate_into_init
+// CHECK-SAME:    (%[[A:.*]]: tensor<8x4xf32>, %[[B:.*]]: tensor<4x8xf32>, %[[C:.*]]: tensor<8x8xf32>)
+// CHECK-DAG:     %[[ZEROS:.*]] = arith.constant dense<0.000000e+00> : tensor<8x8xf32>
+// CHECK:         %[[I:.*]] = mesh.process_multi_index on @mesh_4 axes = [0] : index
+// CHECK:         %[[FIRST:.*]] = arith.cmpi eq, %[[I]], %{{.*}} : index
+// CHECK:         %[[INIT:.*]] = arith.select %[[FIRST]], %[[C]], %[[ZEROS]] : tensor<8x8xf32>
+// CHECK:         %[[M:.*]] = linalg.matmul ins(%[[A]], %[[B]] : {{.*}}) outs(%[[INIT]] : tensor<8x8xf32>)
+// CHECK:         mesh.all_reduce %[[M]]
+func.func @accumulate_into_init(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>, %c: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %s0 = mesh.sharding @mesh_4 split_axes = [[], [0]] : !mesh.sharding
+  %s1 = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %r = mesh.sharding @mesh_4 split_axes = [[]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s0 : tensor<8x16xf32>
+  %b_s = mesh.shard %b to %s1 : tensor<16x8xf32>
+  %m = linalg.matmul ins(%a_s, %b_s : tensor<8x16xf32>, tensor<16x8xf32>) outs(%c : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %m_r = mesh.shard %m to %r annotate_for_users : tensor<8x8xf32>
+  return %m_r : tensor<8x8xf32>
+}
