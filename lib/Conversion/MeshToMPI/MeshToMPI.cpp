@@ -171,14 +171,20 @@ struct ConvertMeshToMPIPass
           return WalkResult::interrupt();
         }
       }
-      if (auto reduce = dyn_cast<AllReduceOp>(op)) {
-        if (!mpiReduction(reduce.getReduction())) {
+      // reduce_scatter becomes an all_reduce, with the same checks.
+      std::optional<ReductionKind> kind;
+      if (auto reduce = dyn_cast<AllReduceOp>(op))
+        kind = reduce.getReduction();
+      if (auto reduce = dyn_cast<ReduceScatterOp>(op))
+        kind = reduce.getReduction();
+      if (kind) {
+        if (!mpiReduction(*kind)) {
           op->emitOpError("unsupported by convert-mesh-to-mpi: a 'generic' "
                           "reduction");
           return WalkResult::interrupt();
         }
-        if (getElementTypeOrSelf(reduce.getInput().getType()) !=
-            getElementTypeOrSelf(reduce.getType())) {
+        if (getElementTypeOrSelf(op->getOperand(0).getType()) !=
+            getElementTypeOrSelf(op->getResult(0).getType())) {
           op->emitOpError("unsupported by convert-mesh-to-mpi: an "
                           "accumulation type different from the input's");
           return WalkResult::interrupt();

@@ -79,3 +79,13 @@ func.func @accumulation_type(%arg0: tensor<4xf16>) -> tensor<4xf32> {
   %0 = mesh.all_reduce %arg0 on @mesh_4 mesh_axes = [0] : tensor<4xf16> -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+func.func @reduce_scatter_accumulation_type(%arg0: tensor<8xf16>) -> tensor<2xf32> {
+  // expected-error @+1 {{'mesh.reduce_scatter' op unsupported by convert-mesh-to-mpi: an accumulation type different from the input's}}
+  %0 = mesh.reduce_scatter %arg0 on @mesh_4 mesh_axes = [0] scatter_axis = 0 : tensor<8xf16> -> tensor<2xf32>
+  return %0 : tensor<2xf32>
+}
