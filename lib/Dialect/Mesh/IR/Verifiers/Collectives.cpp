@@ -127,46 +127,51 @@ LogicalResult ReduceScatterOp::verifySymbolUses(SymbolTableCollection &st) {
                             /*multiply=*/false);
 }
 
-LogicalResult GatherOp::verify() {
-  if (failed(verifyTensorAxis(*this, "gather_axis",
-                              getGatherAxis().getSExtValue(),
-                              getInput().getType())) ||
-      failed(verifySameElementTypeAndRank(*this, getInput().getType(),
-                                          getResult().getType())) ||
-      failed(verifyDynamicCount(*this, "root", getRoot(),
-                                getRootDynamic().size())))
+namespace {
+/// gather and scatter: a tensor axis and a root device in each group; the
+/// result scales the axis by the group size (gather multiplies, scatter
+/// divides).
+template <typename OpTy>
+LogicalResult verifyRootedAxisOp(OpTy op, StringRef axisName, int64_t axis) {
+  if (failed(verifyTensorAxis(op, axisName, axis, op.getInput().getType())) ||
+      failed(verifySameElementTypeAndRank(op, op.getInput().getType(),
+                                          op.getResult().getType())) ||
+      failed(verifyDynamicCount(op, "root", op.getRoot(),
+                                op.getRootDynamic().size())))
     return failure();
-  return verifyInGroupDevice(*this, "root", getRoot(), getMeshAxes());
+  return verifyInGroupDevice(op, "root", op.getRoot(), op.getMeshAxes());
+}
+
+template <typename OpTy>
+LogicalResult verifyRootedAxisSymbolUses(OpTy op, SymbolTableCollection &st,
+                                         int64_t axis, bool multiply) {
+  FailureOr<CollectiveMesh> cm = verifyCollectiveSymbolUses(op, st);
+  if (failed(cm) || failed(verifyInGroupDevice(op, "root", op.getRoot(),
+                                               op.getMeshAxes(), cm->mesh)))
+    return failure();
+  return verifyScaledResult(op, *cm, axis, multiply);
+}
+} // namespace
+
+LogicalResult GatherOp::verify() {
+  return verifyRootedAxisOp(*this, "gather_axis",
+                            getGatherAxis().getSExtValue());
 }
 
 LogicalResult GatherOp::verifySymbolUses(SymbolTableCollection &st) {
-  FailureOr<CollectiveMesh> cm = verifyCollectiveSymbolUses(*this, st);
-  if (failed(cm) || failed(verifyInGroupDevice(*this, "root", getRoot(),
-                                               getMeshAxes(), cm->mesh)))
-    return failure();
-  return verifyScaledResult(*this, *cm, getGatherAxis().getSExtValue(),
-                            /*multiply=*/true);
+  return verifyRootedAxisSymbolUses(*this, st, getGatherAxis().getSExtValue(),
+                                    /*multiply=*/true);
 }
 
 LogicalResult ScatterOp::verify() {
-  if (failed(verifyTensorAxis(*this, "scatter_axis",
-                              getScatterAxis().getSExtValue(),
-                              getInput().getType())) ||
-      failed(verifySameElementTypeAndRank(*this, getInput().getType(),
-                                          getResult().getType())) ||
-      failed(verifyDynamicCount(*this, "root", getRoot(),
-                                getRootDynamic().size())))
-    return failure();
-  return verifyInGroupDevice(*this, "root", getRoot(), getMeshAxes());
+  return verifyRootedAxisOp(*this, "scatter_axis",
+                            getScatterAxis().getSExtValue());
 }
 
 LogicalResult ScatterOp::verifySymbolUses(SymbolTableCollection &st) {
-  FailureOr<CollectiveMesh> cm = verifyCollectiveSymbolUses(*this, st);
-  if (failed(cm) || failed(verifyInGroupDevice(*this, "root", getRoot(),
-                                               getMeshAxes(), cm->mesh)))
-    return failure();
-  return verifyScaledResult(*this, *cm, getScatterAxis().getSExtValue(),
-                            /*multiply=*/false);
+  return verifyRootedAxisSymbolUses(*this, st,
+                                    getScatterAxis().getSExtValue(),
+                                    /*multiply=*/false);
 }
 
 //===----------------------------------------------------------------------===//
