@@ -57,6 +57,18 @@ replaceResultsWithConstants(Operation *op, PatternRewriter &rewriter,
   return success(changed);
 }
 
+/// Replaces result `i` by `sizes[i]` where that size is static.
+static LogicalResult replaceResultsWithStaticSizes(Operation *op,
+                                                   PatternRewriter &rewriter,
+                                                   ArrayRef<int64_t> sizes) {
+  return replaceResultsWithConstants(
+      op, rewriter, [&](unsigned i) -> std::optional<int64_t> {
+        if (ShapedType::isDynamic(sizes[i]))
+          return std::nullopt;
+        return sizes[i];
+      });
+}
+
 /// Mesh axis sizes queried by `axes` (every mesh axis when empty).
 static SmallVector<int64_t> queriedSizes(MeshOp mesh, ArrayRef<MeshAxis> axes) {
   if (axes.empty())
@@ -76,12 +88,7 @@ struct FoldStaticMeshShape : OpRewritePattern<MeshShapeOp> {
     SmallVector<int64_t> sizes = queriedSizes(mesh, op.getAxes());
     if (sizes.size() != op.getNumResults())
       return failure();
-    return replaceResultsWithConstants(
-        op, rewriter, [&](unsigned i) -> std::optional<int64_t> {
-          if (ShapedType::isDynamic(sizes[i]))
-            return std::nullopt;
-          return sizes[i];
-        });
+    return replaceResultsWithStaticSizes(op, rewriter, sizes);
   }
 };
 
@@ -161,12 +168,7 @@ struct FoldStaticShardShape : OpRewritePattern<ShardShapeOp> {
     }
     if (shape.size() != op.getNumResults())
       return failure();
-    return replaceResultsWithConstants(
-        op, rewriter, [&](unsigned i) -> std::optional<int64_t> {
-          if (ShapedType::isDynamic(shape[i]))
-            return std::nullopt;
-          return shape[i];
-        });
+    return replaceResultsWithStaticSizes(op, rewriter, shape);
   }
 };
 
