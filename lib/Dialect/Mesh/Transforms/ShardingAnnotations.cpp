@@ -2,7 +2,7 @@
 
 #include "ShardingAnnotations.h"
 
-#include "llvm/Support/raw_ostream.h"
+#include "llvm/ADT/Hashing.h"
 
 using namespace mlir;
 using namespace mlir::mesh;
@@ -24,26 +24,14 @@ AnnotationBuilder::AnnotationBuilder(FunctionOpInterface func)
     : builder(func.getContext()), entry(&func.getFunctionBody().front()) {}
 
 Value AnnotationBuilder::shardingValue(const MeshSharding &sharding) {
-  std::string key;
-  llvm::raw_string_ostream os(key);
-  os << sharding.getMesh() << '|';
-  for (ArrayRef<MeshAxis> dim : sharding.getSplitAxes()) {
-    for (MeshAxis axis : dim)
-      os << axis << ',';
-    os << ';';
-  }
-  os << '|';
-  for (MeshAxis axis : sharding.getPartialAxes())
-    os << axis << ',';
-  os << '|' << static_cast<int>(sharding.getPartialType()) << '|';
-  for (int64_t v : sharding.getStaticHaloSizes())
-    os << v << ',';
-  os << '|';
-  for (int64_t v : sharding.getStaticShardedDimsOffsets())
-    os << v << ',';
-  auto [it, inserted] = shardings.try_emplace(key, Value());
-  if (!inserted)
-    return it->second;
+  llvm::hash_code hash =
+      llvm::hash_value(sharding.getMeshAttr().getAsOpaquePointer());
+  for (ArrayRef<MeshAxis> dim : sharding.getSplitAxes())
+    hash = llvm::hash_combine(hash, llvm::hash_combine_range(dim));
+  auto &candidates = shardings[static_cast<size_t>(hash)];
+  for (auto &[known, value] : candidates)
+    if (known == sharding)
+      return value;
   OpBuilder::InsertionGuard guard(builder);
   if (lastShardingOp)
     builder.setInsertionPointAfter(lastShardingOp);
@@ -52,7 +40,7 @@ Value AnnotationBuilder::shardingValue(const MeshSharding &sharding) {
   Value value =
       ShardingOp::create(builder, entry->getParentOp()->getLoc(), sharding);
   lastShardingOp = value.getDefiningOp();
-  it->second = value;
+  candidates.emplace_back(sharding, value);
   return value;
 }
 

@@ -11,7 +11,8 @@
 #include "meshsdy/Dialect/Mesh/IR/MeshSharding.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
-#include "llvm/ADT/StringMap.h"
+
+#include <unordered_map>
 
 namespace mlir::mesh {
 
@@ -45,7 +46,10 @@ private:
   OpBuilder builder;
   Block *entry;
   Operation *lastShardingOp = nullptr;
-  llvm::StringMap<Value> shardings;
+  /// The mesh.sharding op of each distinct sharding, by a hash of its mesh
+  /// and split axes (cheap, and equal shardings hash equally).
+  std::unordered_map<size_t, SmallVector<std::pair<MeshSharding, Value>, 1>>
+      shardings;
   unsigned added = 0;
 };
 

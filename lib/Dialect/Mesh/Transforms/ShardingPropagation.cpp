@@ -16,8 +16,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/Hashing.h"
 
 #include <deque>
+#include <unordered_map>
 
 namespace mlir::mesh {
 #define GEN_PASS_DEF_MESHSHARDINGPROPAGATION
@@ -32,17 +34,64 @@ namespace {
 /// Which side of an op a propagation phase may update.
 enum class Direction { Forward, Backward };
 
+/// Keeps one copy of each distinct `T` at a stable address. Propagation
+/// keeps per value and per op only pointers into such pools: values share a
+/// few shardings and ops a few models, and small per-value records keep the
+/// cost per op flat as programs grow (no cache and page-fault growth).
+template <typename T, size_t (*hash)(const T &)>
+class Interner {
+public:
+  const T *intern(T value) {
+    auto &bucket = byHash[hash(value)];
+    for (const T *known : bucket)
+      if (*known == value)
+        return known;
+    storage.push_back(std::move(value));
+    bucket.push_back(&storage.back());
+    return &storage.back();
+  }
+
+private:
+  std::deque<T> storage;
+  std::unordered_map<size_t, SmallVector<const T *, 1>> byHash;
+};
+
+size_t hashSplitAxes(const SplitAxes &axes) {
+  llvm::hash_code hash = llvm::hash_value(axes.size());
+  for (const DimSplitAxes &dim : axes)
+    hash = llvm::hash_combine(hash, llvm::hash_combine_range(dim));
+  return hash;
+}
+
+/// What propagation needs of an op's sharding model, queried once per op
+/// (linalg ops rebuild their indexing maps on every query).
+struct LoopModel {
+  SmallVector<AffineMap> maps;
+  SmallVector<utils::IteratorType> iterators;
+  SmallVector<bool> splittable;
+
+  bool operator==(const LoopModel &rhs) const {
+    return maps == rhs.maps && iterators == rhs.iterators &&
+           splittable == rhs.splittable;
+  }
+};
+
+size_t hashLoopModel(const LoopModel &model) {
+  return llvm::hash_combine(llvm::hash_combine_range(model.maps),
+                            llvm::hash_combine_range(model.iterators),
+                            llvm::hash_combine_range(model.splittable));
+}
+
 /// What propagation knows of one tensor value: a mesh (null while nothing is
-/// known) and the split axes of each dimension. User annotations are fixed.
+/// known) and the split axes of each dimension (interned; set with the
+/// mesh). User annotations are fixed.
 struct ValueInfo {
   FlatSymbolRefAttr mesh;
-  SplitAxes axes;
+  const SplitAxes *axes = nullptr;
   bool fixed = false;
 
-  bool usesAxis(MeshAxis axis) const {
-    return llvm::any_of(axes, [&](const DimSplitAxes &dim) {
-      return llvm::is_contained(dim, axis);
-    });
+  ArrayRef<DimSplitAxes> getAxes() const {
+    return axes ? ArrayRef<DimSplitAxes>(*axes) : ArrayRef<DimSplitAxes>();
   }
 };
 
@@ -59,9 +108,23 @@ public:
   std::pair<unsigned, unsigned> materialize();
 
 private:
+  /// Per op: its model, once queried, and whether it is in the worklist.
+  /// One entry per op, all made up front, so that pointers to them stay.
+  struct OpState {
+    const LoopModel *model = nullptr;
+    bool modelKnown = false;
+    bool queued = false;
+  };
   void push(Operation *op) {
-    if (queued.insert(op).second)
-      worklist.push_back(op);
+    auto it = states.find(op);
+    if (it != states.end())
+      push(op, it->second);
+  }
+  void push(Operation *op, OpState &state) {
+    if (state.queued)
+      return;
+    state.queued = true;
+    worklist.emplace_back(op, &state);
   }
   void changed(Value value) {
     if (Operation *def = value.getDefiningOp())
@@ -72,43 +135,40 @@ private:
     for (Operation *user : value.getUsers())
       push(isa<scf::YieldOp>(user) ? user->getParentOp() : user);
   }
-  void visit(Operation *op, Direction direction);
+  void visit(Operation *op, OpState &state, Direction direction);
   /// Makes the values that carry one loop- or branch-carried value agree:
   /// each grows towards the first known one (fixed ones first).
   void unify(ArrayRef<Value> values);
   /// Grows what is known of `value` towards `axes` on `mesh`.
-  void extend(Value value, FlatSymbolRefAttr mesh, const SplitAxes &axes);
-  /// What propagation needs of an op's sharding model, queried once per op
-  /// (linalg ops rebuild their indexing maps on every query).
-  struct OpModel {
-    ShardingInterface op;
-    SmallVector<AffineMap> maps;
-    SmallVector<utils::IteratorType> iterators;
-    SmallVector<bool> splittable;
-  };
+  void extend(Value value, FlatSymbolRefAttr mesh,
+              ArrayRef<DimSplitAxes> axes);
   /// The model of `op`, or null if it has none that covers its operands and
   /// results.
-  const OpModel *modelOf(Operation *op);
+  const LoopModel *modelOf(Operation *op, OpState &state);
+  const LoopModel *modelOf(Operation *op) { return modelOf(op, states[op]); }
   /// The loop sharding of `op` from what is known of its tensors, and the
   /// mesh they share (null if none is known).
-  std::pair<LoopSharding, FlatSymbolRefAttr> deriveForOp(const OpModel &model);
+  std::pair<LoopSharding, FlatSymbolRefAttr>
+  deriveForOp(Operation *op, const LoopModel &model);
 
   FunctionOpInterface func;
   DenseMap<Value, ValueInfo> info;
-  DenseMap<Operation *, std::optional<OpModel>> models;
-  std::deque<Operation *> worklist;
-  DenseSet<Operation *> queued;
+  DenseMap<Operation *, OpState> states;
+  /// The ops of the function, in program order (pre-order).
+  SmallVector<std::pair<Operation *, OpState *>> order;
+  Interner<SplitAxes, hashSplitAxes> splitAxesPool;
+  Interner<LoopModel, hashLoopModel> modelPool;
+  std::deque<std::pair<Operation *, OpState *>> worklist;
 };
 
 LogicalResult Propagation::absorbAnnotations() {
-  // Sized once: these maps hold an entry per op and per value.
-  unsigned numOps = 0, numValues = 0;
-  func.walk([&](Operation *op) {
-    ++numOps;
-    numValues += op->getNumResults();
+  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (op != func.getOperation())
+      order.emplace_back(op, nullptr);
   });
-  models.reserve(numOps);
-  info.reserve(numValues + func.getNumArguments());
+  states.reserve(order.size());
+  for (auto &[op, state] : order)
+    state = &states[op];
   WalkResult result = func.walk([&](ShardOp shard) {
     MeshSharding sharding = MeshSharding::get(shard.getSharding());
     if (!sharding) {
@@ -116,11 +176,11 @@ LogicalResult Propagation::absorbAnnotations() {
                         "sharding must be defined by a mesh.sharding op");
       return WalkResult::interrupt();
     }
-    ValueInfo fixed;
-    fixed.mesh = sharding.getMeshAttr();
+    SplitAxes axes;
     for (ArrayRef<MeshAxis> dim : sharding.getSplitAxes())
-      fixed.axes.push_back(DimSplitAxes(dim));
-    fixed.fixed = true;
+      axes.push_back(DimSplitAxes(dim));
+    ValueInfo fixed{sharding.getMeshAttr(),
+                    splitAxesPool.intern(std::move(axes)), /*fixed=*/true};
     info[shard.getResult()] = fixed;
     // A result annotation fixes the sharding of the annotated value itself.
     if (!shard.getAnnotateForUsers())
@@ -131,53 +191,73 @@ LogicalResult Propagation::absorbAnnotations() {
 }
 
 void Propagation::extend(Value value, FlatSymbolRefAttr mesh,
-                         const SplitAxes &axes) {
+                         ArrayRef<DimSplitAxes> axes) {
   if (!isa<RankedTensorType>(value.getType()) || !mesh)
     return;
   ValueInfo &current = info[value];
   if (current.fixed || (current.mesh && current.mesh != mesh))
     return;
+  // A dimension can grow if `axes` lists more axes there, starting with the
+  // ones it has. Most visits change nothing: check before copying.
+  ArrayRef<DimSplitAxes> known = current.getAxes();
+  auto canGrow = [&](ArrayRef<MeshAxis> have, unsigned dim) {
+    ArrayRef<MeshAxis> wanted = axes[dim];
+    return wanted.size() > have.size() &&
+           wanted.take_front(have.size()) == have;
+  };
+  if (llvm::none_of(llvm::seq<unsigned>(0, axes.size()), [&](unsigned dim) {
+        return canGrow(dim < known.size() ? ArrayRef<MeshAxis>(known[dim])
+                                          : ArrayRef<MeshAxis>(),
+                       dim);
+      }))
+    return;
+  SplitAxes grown(known.begin(), known.end());
+  auto usesAxis = [&](MeshAxis axis) {
+    return llvm::any_of(grown, [&](const DimSplitAxes &dim) {
+      return llvm::is_contained(dim, axis);
+    });
+  };
   bool grew = false;
   for (auto [dim, wanted] : llvm::enumerate(axes)) {
-    if (current.axes.size() <= dim)
-      current.axes.resize(dim + 1);
-    DimSplitAxes &have = current.axes[dim];
-    if (wanted.size() <= have.size() ||
-        !llvm::equal(ArrayRef(wanted).take_front(have.size()), have))
+    if (grown.size() <= dim)
+      grown.resize(dim + 1);
+    if (!canGrow(grown[dim], dim))
       continue;
-    for (MeshAxis axis : ArrayRef(wanted).drop_front(have.size())) {
-      if (current.usesAxis(axis))
+    for (MeshAxis axis : ArrayRef(wanted).drop_front(grown[dim].size())) {
+      if (usesAxis(axis))
         break;
-      have.push_back(axis);
+      grown[dim].push_back(axis);
       grew = true;
     }
   }
-  while (!current.axes.empty() && current.axes.back().empty())
-    current.axes.pop_back();
   if (!grew)
     return;
+  while (!grown.empty() && grown.back().empty())
+    grown.pop_back();
+  current.axes = splitAxesPool.intern(std::move(grown));
   current.mesh = mesh;
   changed(value);
 }
 
-const Propagation::OpModel *Propagation::modelOf(Operation *op) {
-  auto [it, inserted] = models.try_emplace(op);
-  if (inserted) {
-    if (auto sharded = dyn_cast<ShardingInterface>(op)) {
-      OpModel model{sharded, sharded.getIndexingMaps(),
-                    sharded.getLoopIteratorTypes(), {}};
-      if (model.maps.size() == op->getNumOperands() + op->getNumResults()) {
-        model.splittable = getSplittableLoops(sharded);
-        it->second = std::move(model);
-      }
+const LoopModel *Propagation::modelOf(Operation *op, OpState &state) {
+  if (state.modelKnown)
+    return state.model;
+  const LoopModel *model = nullptr;
+  if (auto sharded = dyn_cast<ShardingInterface>(op)) {
+    LoopModel candidate{sharded.getIndexingMaps(),
+                        sharded.getLoopIteratorTypes(), {}};
+    if (candidate.maps.size() == op->getNumOperands() + op->getNumResults()) {
+      candidate.splittable = getSplittableLoops(sharded);
+      model = modelPool.intern(std::move(candidate));
     }
   }
-  return it->second ? &*it->second : nullptr;
+  state.model = model;
+  state.modelKnown = true;
+  return model;
 }
 
 std::pair<LoopSharding, FlatSymbolRefAttr>
-Propagation::deriveForOp(const OpModel &model) {
-  Operation *operation = model.op;
+Propagation::deriveForOp(Operation *operation, const LoopModel &model) {
   SmallVector<Value> tensors(operation->getOperands());
   llvm::append_range(tensors, operation->getResults());
 
@@ -192,7 +272,7 @@ Propagation::deriveForOp(const OpModel &model) {
       mesh = it->second.mesh;
     if (it->second.mesh != mesh)
       continue; // Tensors on another mesh say nothing about this one.
-    axes[i] = &it->second.axes;
+    axes[i] = it->second.axes;
     (it->second.fixed ? fixedFirst : others).push_back(i);
   }
   llvm::append_range(fixedFirst, others);
@@ -214,10 +294,10 @@ void Propagation::unify(ArrayRef<Value> values) {
     return;
   ValueInfo copy = *known; // `extend` may grow the map.
   for (Value value : values)
-    extend(value, copy.mesh, copy.axes);
+    extend(value, copy.mesh, copy.getAxes());
 }
 
-void Propagation::visit(Operation *op, Direction direction) {
+void Propagation::visit(Operation *op, OpState &state, Direction direction) {
   // Region forwarding: a loop's init, block argument, yielded value and
   // result are one value over time; an if's results are its yields.
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
@@ -246,15 +326,15 @@ void Propagation::visit(Operation *op, Direction direction) {
     auto it = info.find(from);
     if (it != info.end() && it->second.mesh) {
       ValueInfo known = it->second;
-      extend(to, known.mesh, known.axes);
+      extend(to, known.mesh, known.getAxes());
     }
     return;
   }
-  const OpModel *model = modelOf(op);
+  const LoopModel *model = modelOf(op, state);
   if (!model)
     return; // No model: the op stays replicated.
   ArrayRef<AffineMap> maps = model->maps;
-  auto [loops, mesh] = deriveForOp(*model);
+  auto [loops, mesh] = deriveForOp(op, *model);
   if (!mesh)
     return;
   unsigned first = direction == Direction::Forward ? op->getNumOperands() : 0;
@@ -270,18 +350,15 @@ void Propagation::visit(Operation *op, Direction direction) {
 }
 
 void Propagation::run(Direction direction) {
-  queued.clear();
-  worklist.clear();
   // Program order first, so that the result does not depend on hashing.
-  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op != func.getOperation())
-      push(op);
-  });
+  worklist.clear();
+  for (auto [op, state] : order)
+    push(op, *state);
   while (!worklist.empty()) {
-    Operation *op = worklist.front();
+    auto [op, state] = worklist.front();
     worklist.pop_front();
-    queued.erase(op);
-    visit(op, direction);
+    state->queued = false;
+    visit(op, *state, direction);
   }
 }
 
@@ -298,7 +375,7 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
   for (BlockArgument arg : func.getArguments()) {
     auto it = info.find(arg);
     if (it != info.end() && it->second.mesh)
-      annotateValue(arg, MeshSharding(it->second.mesh, it->second.axes));
+      annotateValue(arg, MeshSharding(it->second.mesh, it->second.getAxes()));
   }
 
   // Region forwarding: the loop-carried or branch-carried value has the
@@ -311,7 +388,7 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
       auto it = info.find(result);
       if (it == info.end() || !it->second.mesh)
         continue;
-      MeshSharding sharding(it->second.mesh, it->second.axes);
+      MeshSharding sharding(it->second.mesh, it->second.getAxes());
       unsigned i = result.getResultNumber();
       SmallVector<OpOperand *> readers;
       if (auto loop = dyn_cast<scf::ForOp>(op)) {
@@ -332,7 +409,7 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
   // with values propagation knows nothing about.
   struct Decision {
     Operation *op;
-    const OpModel *model; // null: no model, run on whole tensors
+    const LoopModel *model; // null: no model, run on whole tensors
     LoopSharding loops;
     FlatSymbolRefAttr mesh;
   };
@@ -342,7 +419,8 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
       return;
     Decision decision{op, modelOf(op), {}, {}};
     if (decision.model)
-      std::tie(decision.loops, decision.mesh) = deriveForOp(*decision.model);
+      std::tie(decision.loops, decision.mesh) =
+          deriveForOp(op, *decision.model);
     else if (op->hasTrait<OpTrait::IsTerminator>())
       return;
     decisions.push_back(std::move(decision));
@@ -355,7 +433,7 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
          llvm::zip(loop.getRegionIterArgs(), loop.getResults())) {
       auto it = info.find(result);
       if (it != info.end() && it->second.mesh)
-        annotateValue(arg, MeshSharding(it->second.mesh, it->second.axes));
+        annotateValue(arg, MeshSharding(it->second.mesh, it->second.getAxes()));
     }
   });
 
