@@ -42,7 +42,7 @@ def stages(traversal: str = "forward-backward", lower_to: str | None = None) -> 
     if lower_to not in LOWERINGS:
         raise ValueError(f"lower_to must be one of {LOWERINGS}, got {lower_to!r}")
     result = {
-        "propagation": [f"func.func(mesh-sharding-propagation{{traversal={traversal}}})"],
+        "propagation": [f"mesh-module-sharding-propagation{{traversal={traversal}}}"],
         "spmdization": ["func.func(mesh-spmdization)", "canonicalize", "cse"],
         "lowering": [],
     }

@@ -37,7 +37,7 @@ def test_report_counts_collectives_and_bytes() -> None:
     # its 128 bytes once.
     assert report.bytes_sent_per_device["mesh.all_gather"] == 128
     assert report.total_bytes_sent_per_device == 128
-    assert report.pipeline.startswith("builtin.module(func.func(mesh-sharding-propagation")
+    assert report.pipeline.startswith("builtin.module(mesh-module-sharding-propagation")
 
 
 def test_extra_passes_run_at_their_points() -> None:
@@ -93,5 +93,5 @@ func.func @f(%a: tensor<6xf32>) -> tensor<6xf32> {
 
 def test_pipeline_string_matches_stages() -> None:
     text = pipeline.pipeline_string("backward", "mesh")
-    assert text.startswith("builtin.module(func.func(mesh-sharding-propagation{traversal=backward})")
+    assert text.startswith("builtin.module(mesh-module-sharding-propagation{traversal=backward}")
     assert "func.func(mesh-lower-all-slice)" in text

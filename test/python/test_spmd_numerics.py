@@ -16,16 +16,21 @@ from hypothesis import strategies as st
 import meshsdy.pipeline as pipeline
 
 ROOT = Path(__file__).resolve().parents[2]
-SPMD_LIT = ROOT / "test" / "Dialect" / "Mesh" / "Transforms" / "mesh-spmdization.mlir"
+SPMD_LIT = [
+    ROOT / "test" / "Dialect" / "Mesh" / "Transforms" / name
+    for name in ("mesh-spmdization.mlir", "mesh-spmdization-calls.mlir")
+]
 
 
 def lit_cases() -> list[tuple[str, str]]:
-    """(function name, source) for each split of the spmdization lit test."""
+    """(function name, source) for each split of the spmdization lit tests;
+    the function is the first public one (callees are private)."""
     cases = []
-    for chunk in SPMD_LIT.read_text().split("// -----"):
-        match = re.search(r"func\.func @(\w+)\(", chunk)
-        if match:
-            cases.append((match.group(1), chunk))
+    for path in SPMD_LIT:
+        for chunk in path.read_text().split("// -----"):
+            match = re.search(r"func\.func @(\w+)\(", chunk)
+            if match:
+                cases.append((match.group(1), chunk))
     return cases
 
 

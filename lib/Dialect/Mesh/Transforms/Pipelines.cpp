@@ -24,9 +24,9 @@ static StringRef traversalName(TraversalOrder order) {
 
 std::string
 mlir::mesh::getSpmdizePipelineText(const SpmdizePipelineOptions &options) {
-  std::string text = "func.func(mesh-sharding-propagation{traversal=" +
+  std::string text = "mesh-module-sharding-propagation{traversal=" +
                      traversalName(options.traversal).str() +
-                     "}),func.func(mesh-spmdization),canonicalize,cse";
+                     "},func.func(mesh-spmdization),canonicalize,cse";
   if (options.lowerTo == SpmdizeLowering::Mesh)
     text += ",func.func(mesh-simplify),func.func(mesh-lower-all-slice),"
             "func.func(mesh-lower-process-index),canonicalize,cse";
@@ -39,7 +39,7 @@ void mlir::mesh::registerSpmdizePipeline() {
   PassPipelineRegistration<SpmdizePipelineOptions>(
       "mesh-spmdize-pipeline",
       "Propagate shardings and partition every function into its "
-      "per-device form (mesh-sharding-propagation, mesh-spmdization, "
+      "per-device form (mesh-module-sharding-propagation, mesh-spmdization, "
       "cleanups, optional lowerings)",
       [](OpPassManager &pm, const SpmdizePipelineOptions &options) {
         // The text only names registered passes with valid options.

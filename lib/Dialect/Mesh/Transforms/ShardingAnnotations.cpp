@@ -14,6 +14,14 @@ bool mlir::mesh::hasResultAnnotation(Value value) {
   });
 }
 
+MeshSharding mlir::mesh::getResultAnnotation(Value value) {
+  for (Operation *user : value.getUsers())
+    if (auto shard = dyn_cast<ShardOp>(user))
+      if (shard.getSrc() == value && !shard.getAnnotateForUsers())
+        return MeshSharding::get(shard.getSharding());
+  return MeshSharding();
+}
+
 MeshSharding mlir::mesh::getAnnotatedSharding(Value value) {
   if (auto shard = value.getDefiningOp<ShardOp>())
     return MeshSharding::get(shard.getSharding());
@@ -75,12 +83,18 @@ bool AnnotationBuilder::requireOperand(OpOperand &operand,
   }
   if (current == needed)
     return false;
-  Value shardingVal = shardingValue(needed);
+  annotateOperand(operand, needed);
+  return true;
+}
+
+void AnnotationBuilder::annotateOperand(OpOperand &operand,
+                                        const MeshSharding &sharding) {
+  Value value = operand.get();
+  Value shardingVal = shardingValue(sharding);
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(operand.getOwner());
   auto shard = ShardOp::create(builder, value.getLoc(), value.getType(), value,
                                shardingVal, /*annotate_for_users=*/true);
   operand.set(shard.getResult());
   ++added;
-  return true;
 }

@@ -19,6 +19,10 @@ namespace mlir::mesh {
 /// True if some mesh.shard without `annotate_for_users` annotates `value`.
 bool hasResultAnnotation(Value value);
 
+/// The sharding of the first mesh.shard without `annotate_for_users` that
+/// annotates `value` (what `value` is), else null.
+MeshSharding getResultAnnotation(Value value);
+
 /// The sharding `value` is read with: that of the mesh.shard defining it,
 /// else null (an unannotated value is replicated).
 MeshSharding getAnnotatedSharding(Value value);
@@ -37,6 +41,10 @@ public:
   /// for users keeps that annotation (two in a row are undefined). Returns
   /// true if an annotation was added.
   bool requireOperand(OpOperand &operand, const MeshSharding &needed);
+  /// Makes `operand` read its value as `sharding` through a new operand
+  /// annotation, even if the value already is so (a call site must say what
+  /// its callee needs).
+  void annotateOperand(OpOperand &operand, const MeshSharding &sharding);
   /// Number of mesh.shard ops added.
   unsigned count() const { return added; }
 

@@ -10,8 +10,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
-#include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
+#include "ShardingPropagation.h"
+
 #include "ShardingAnnotations.h"
+#include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
@@ -492,37 +494,48 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
   return {annotations.count(), replicatedOps};
 }
 
+} // namespace
+
+FailureOr<PropagationCounts>
+mlir::mesh::propagateShardings(FunctionOpInterface func,
+                               TraversalOrder traversal) {
+  if (func.isExternal())
+    return PropagationCounts();
+  Propagation propagation(func);
+  if (failed(propagation.absorbAnnotations()))
+    return failure();
+  switch (traversal) {
+  case TraversalOrder::Forward:
+    propagation.run(Direction::Forward);
+    break;
+  case TraversalOrder::Backward:
+    propagation.run(Direction::Backward);
+    break;
+  case TraversalOrder::ForwardBackward:
+    propagation.run(Direction::Forward);
+    propagation.run(Direction::Backward);
+    break;
+  case TraversalOrder::BackwardForward:
+    propagation.run(Direction::Backward);
+    propagation.run(Direction::Forward);
+    break;
+  }
+  auto [added, replicated] = propagation.materialize();
+  return PropagationCounts{added, replicated};
+}
+
+namespace {
 struct MeshShardingPropagationPass
     : mesh::impl::MeshShardingPropagationBase<MeshShardingPropagationPass> {
   using Base::Base;
 
   void runOnOperation() override {
-    FunctionOpInterface func = getOperation();
-    if (func.isExternal())
-      return;
-    Propagation propagation(func);
-    if (failed(propagation.absorbAnnotations()))
+    FailureOr<PropagationCounts> counts =
+        propagateShardings(getOperation(), traversal);
+    if (failed(counts))
       return signalPassFailure();
-    switch (traversal) {
-    case TraversalOrder::Forward:
-      propagation.run(Direction::Forward);
-      break;
-    case TraversalOrder::Backward:
-      propagation.run(Direction::Backward);
-      break;
-    case TraversalOrder::ForwardBackward:
-      propagation.run(Direction::Forward);
-      propagation.run(Direction::Backward);
-      break;
-    case TraversalOrder::BackwardForward:
-      propagation.run(Direction::Backward);
-      propagation.run(Direction::Forward);
-      break;
-    }
-    auto [added, replicated] = propagation.materialize();
-    numAnnotations += added;
-    numReplicatedOps += replicated;
+    numAnnotations += counts->annotations;
+    numReplicatedOps += counts->replicatedOps;
   }
 };
-
 } // namespace

@@ -31,16 +31,6 @@ using namespace mlir::mesh;
 
 namespace {
 
-/// The result annotation of `value` (a mesh.shard without
-/// annotate_for_users), if any.
-MeshSharding getResultAnnotation(Value value) {
-  for (Operation *user : value.getUsers())
-    if (auto shard = dyn_cast<ShardOp>(user))
-      if (shard.getSrc() == value && !shard.getAnnotateForUsers())
-        return MeshSharding::get(shard.getSharding());
-  return MeshSharding();
-}
-
 /// Remembers the top-level ops a builder creates in `body`, so that a failed
 /// rewrite can be undone (ops nested in them go with them).
 struct CreatedOps : public OpBuilder::Listener {
@@ -72,6 +62,7 @@ private:
   LogicalResult rewriteReplicated(Operation *op);
   LogicalResult rewriteLoop(scf::ForOp loop);
   LogicalResult rewriteIf(scf::IfOp branch);
+  LogicalResult rewriteCall(CallOpInterface call);
   /// Rewrites the ops of `from` (not its terminator) at the end of `to`, then
   /// yields the per-device forms of `from`'s yielded values in `shardings`.
   LogicalResult rewriteRegionBody(Block &from, Block &to,
@@ -326,18 +317,58 @@ LogicalResult Spmdizer::rewriteIf(scf::IfOp branch) {
   return success();
 }
 
+LogicalResult Spmdizer::rewriteCall(CallOpInterface call) {
+  // The callee is partitioned on its own; a function pass may not read it.
+  // The call site says what the callee's signature becomes: an operand
+  // annotated for users is passed in that sharding, any other replicated;
+  // a result is what its result annotation says (replicated without one).
+  // mesh-module-sharding-propagation writes these from the callee.
+  Operation *op = call.getOperation();
+  SmallVector<Value> operands;
+  for (Value operand : op->getOperands()) {
+    auto shard = operand.getDefiningOp<ShardOp>();
+    MeshSharding wanted = shard && shard.getAnnotateForUsers()
+                              ? MeshSharding::get(shard.getSharding())
+                              : MeshSharding();
+    FailureOr<Value> local =
+        isa<RankedTensorType>(operand.getType())
+            ? localAs(operand, wanted, op->getLoc())
+            : FailureOr<Value>(mapping.lookupOrDefault(operand));
+    if (failed(local))
+      return failure();
+    operands.push_back(*local);
+  }
+  SmallVector<MeshSharding, 4> shardings;
+  SmallVector<Type> types;
+  for (Value result : op->getResults()) {
+    auto global = dyn_cast<RankedTensorType>(result.getType());
+    shardings.push_back(global ? getResultAnnotation(result) : MeshSharding());
+    if (!shardings.back()) {
+      types.push_back(result.getType());
+      continue;
+    }
+    FailureOr<RankedTensorType> local =
+        getLocalType(op, global, shardings.back(), symbolTables);
+    if (failed(local))
+      return failure();
+    types.push_back(*local);
+  }
+  Operation *newOp = builder.clone(*op, mapping);
+  newOp->setOperands(operands);
+  for (auto [result, newResult, type, sharding] :
+       llvm::zip(op->getResults(), newOp->getResults(), types, shardings)) {
+    newResult.setType(type);
+    if (sharding)
+      held[result] = sharding;
+  }
+  return success();
+}
+
 LogicalResult Spmdizer::rewrite(Operation *op) {
   if (isa<ShardingOp>(op))
     return success();
-  // The callee is partitioned on its own, with its own annotations, which a
-  // function pass may not read: the call's types could not be kept right.
-  if (isa<CallOpInterface>(op) &&
-      llvm::any_of(llvm::concat<Type>(op->getOperandTypes(),
-                                      op->getResultTypes()),
-                    [](Type type) { return isa<RankedTensorType>(type); }))
-    return op->emitOpError("unsupported by mesh-spmdization: a call with "
-                           "tensor operands or results (inline it first, "
-                           "e.g. with --inline)");
+  if (auto call = dyn_cast<CallOpInterface>(op))
+    return rewriteCall(call);
   if (auto loop = dyn_cast<scf::ForOp>(op))
     return rewriteLoop(loop);
   if (auto branch = dyn_cast<scf::IfOp>(op))

@@ -5,6 +5,27 @@
 
 include "mlir/Pass/PassBase.td"
 
+// Shared by the function- and module-level propagation passes.
+defvar traversalOption =
+  Option<"traversal", "traversal", "::mlir::mesh::TraversalOrder",
+         /*default=*/"::mlir::mesh::TraversalOrder::ForwardBackward",
+         "Order in which the two directions of propagation run",
+         [{::llvm::cl::values(
+           clEnumValN(::mlir::mesh::TraversalOrder::Forward, "forward",
+                      "operands to results only"),
+           clEnumValN(::mlir::mesh::TraversalOrder::Backward, "backward",
+                      "results to operands only"),
+           clEnumValN(::mlir::mesh::TraversalOrder::ForwardBackward,
+                      "forward-backward", "forward, then backward"),
+           clEnumValN(::mlir::mesh::TraversalOrder::BackwardForward,
+                      "backward-forward", "backward, then forward"))}]>;
+defvar propagationStatistics = [
+  Statistic<"numReplicatedOps", "replicated-ops",
+            "Ops replicated for lack of a ShardingInterface model">,
+  Statistic<"numAnnotations", "annotations",
+            "mesh.shard annotations added">,
+];
+
 def MeshShardingPropagation
     : InterfacePass<"mesh-sharding-propagation", "::mlir::FunctionOpInterface"> {
   let summary = "Give every tensor of a function a sharding, starting from the user's mesh.shard annotations";
@@ -49,26 +70,41 @@ def MeshShardingPropagation
     visit costs the op's number of operands and results, so the pass runs in
     time linear in the number of ops and uses.
   }];
-  let options = [
-    Option<"traversal", "traversal", "::mlir::mesh::TraversalOrder",
-           /*default=*/"::mlir::mesh::TraversalOrder::ForwardBackward",
-           "Order in which the two directions of propagation run",
-           [{::llvm::cl::values(
-             clEnumValN(::mlir::mesh::TraversalOrder::Forward, "forward",
-                        "operands to results only"),
-             clEnumValN(::mlir::mesh::TraversalOrder::Backward, "backward",
-                        "results to operands only"),
-             clEnumValN(::mlir::mesh::TraversalOrder::ForwardBackward,
-                        "forward-backward", "forward, then backward"),
-             clEnumValN(::mlir::mesh::TraversalOrder::BackwardForward,
-                        "backward-forward", "backward, then forward"))}]>,
-  ];
-  let statistics = [
-    Statistic<"numReplicatedOps", "replicated-ops",
-              "Ops replicated for lack of a ShardingInterface model">,
-    Statistic<"numAnnotations", "annotations",
-              "mesh.shard annotations added">,
-  ];
+  let options = [traversalOption];
+  let statistics = propagationStatistics;
+  let dependentDialects = ["::mlir::mesh::MeshDialect"];
+}
+
+def MeshModuleShardingPropagation
+    : Pass<"mesh-module-sharding-propagation", "::mlir::ModuleOp"> {
+  let summary = "mesh-sharding-propagation over a module, through calls";
+  let description = [{
+    Runs `mesh-sharding-propagation` on every function of the module that
+    has a body, callees before callers, and makes call sites agree with
+    their callees: before a caller is propagated, each of its calls to a
+    function of the module gets the callee's boundary shardings as fixed
+    annotations,
+
+    - each tensor operand an operand annotation (`annotate_for_users`) with
+      the sharding of the callee's argument (its result annotation; none:
+      replicated),
+    - each tensor result a result annotation with the sharding of the value
+      the callee returns (none: replicated).
+
+    A function is thus sharded by its own annotations, and its callers
+    reshard at the call: `mesh-spmdization`, which reads these call-site
+    annotations, partitions caller and callee apart into matching
+    signatures. Calls to functions without a body pass whole tensors.
+
+    Errors: a recursive call; a call-site annotation that contradicts the
+    callee (an operand annotated for users, or a result annotated, with
+    another sharding); a function body with several blocks.
+
+    Cost: one walk over each function for its calls, then the cost of
+    `mesh-sharding-propagation` on each function.
+  }];
+  let options = [traversalOption];
+  let statistics = propagationStatistics;
   let dependentDialects = ["::mlir::mesh::MeshDialect"];
 }
 
@@ -100,9 +136,15 @@ def MeshSpmdization
       annotations inside its regions are dropped.
     - An unannotated value is replicated.
 
+    - A call (`CallOpInterface`) passes an operand annotated for users in
+      that sharding and any other replicated, and its results are what their
+      result annotations say: the callee, partitioned on its own, must have
+      that signature. `mesh-module-sharding-propagation` writes such
+      annotations from the callee; call sites annotated otherwise give
+      calls that no longer match their callee.
+
     What is not supported gets an error naming it and fails the pass:
-    several blocks in the function body, calls with tensor operands or
-    results (inline them first), dynamic shapes or meshes, shards whose
+    several blocks in the function body, dynamic shapes or meshes, shards whose
     size differs between devices, resharding across meshes or with halos.
 
     Cost: one walk over the ops; each resharding costs a few ops per

@@ -1,0 +1,182 @@
+//===- ModuleShardingPropagation.cpp - mesh-module-sharding-propagation ---===//
+//
+// Sharding propagation across calls. Functions are propagated callees first;
+// before a caller is, each of its calls gets the callee's boundary shardings
+// as fixed annotations: operands annotated for users with the shardings of
+// the callee's arguments, results annotated with the shardings of the values
+// the callee returns. mesh-spmdization then partitions caller and callee
+// apart and their signatures agree.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ShardingAnnotations.h"
+#include "ShardingPropagation.h"
+
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+
+namespace mlir::mesh {
+#define GEN_PASS_DEF_MESHMODULESHARDINGPROPAGATION
+#include "meshsdy/Dialect/Mesh/Transforms/Passes.h.inc"
+} // namespace mlir::mesh
+
+using namespace mlir;
+using namespace mlir::mesh;
+
+namespace {
+
+/// The function with a body that `call` calls, if it resolves to one.
+FunctionOpInterface definedCallee(CallOpInterface call,
+                                  SymbolTableCollection &symbols) {
+  auto callee =
+      dyn_cast_or_null<FunctionOpInterface>(call.resolveCallableInTable(&symbols));
+  return callee && !callee.isExternal() ? callee : FunctionOpInterface();
+}
+
+/// The functions with a body directly in `module`, callees before callers.
+/// Fails, with an error, on a recursive call. The depth-first search keeps
+/// its own stack: call chains may be long.
+FailureOr<SmallVector<FunctionOpInterface>>
+calleesFirst(ModuleOp module, SymbolTableCollection &symbols) {
+  struct Frame {
+    FunctionOpInterface func;
+    SmallVector<std::pair<CallOpInterface, FunctionOpInterface>> calls;
+    unsigned next = 0;
+  };
+  SmallVector<FunctionOpInterface> order;
+  DenseMap<Operation *, bool> finished; // false: on the stack
+  SmallVector<Frame> stack;
+  auto enter = [&](FunctionOpInterface func) {
+    finished[func] = false;
+    Frame frame{func, {}, 0};
+    func.walk([&](CallOpInterface call) {
+      if (FunctionOpInterface callee = definedCallee(call, symbols))
+        frame.calls.emplace_back(call, callee);
+    });
+    stack.push_back(std::move(frame));
+  };
+  for (auto root : module.getOps<FunctionOpInterface>()) {
+    if (root.isExternal() || finished.count(root))
+      continue;
+    enter(root);
+    while (!stack.empty()) {
+      Frame &top = stack.back();
+      if (top.next == top.calls.size()) {
+        finished[top.func] = true;
+        order.push_back(top.func);
+        stack.pop_back();
+        continue;
+      }
+      auto [call, callee] = top.calls[top.next++];
+      auto it = finished.find(callee);
+      if (it == finished.end()) {
+        enter(callee); // `top` is not used after this.
+        continue;
+      }
+      if (!it->second)
+        return call->emitOpError(
+            "unsupported by mesh-module-sharding-propagation: a recursive "
+            "call (the callee's shardings depend on its own callers)");
+    }
+  }
+  return order;
+}
+
+/// Shardings of equal effect: both replicated (null or without axes) or
+/// equal.
+bool sameSharding(const MeshSharding &a, const MeshSharding &b) {
+  bool aReplicated = !a || a.isReplicated();
+  bool bReplicated = !b || b.isReplicated();
+  if (aReplicated || bReplicated)
+    return aReplicated && bReplicated;
+  return a == b;
+}
+
+/// Annotates the calls of `caller` with the boundary shardings of their
+/// (already propagated) callees.
+LogicalResult annotateCalls(FunctionOpInterface caller,
+                            SymbolTableCollection &symbols) {
+  AnnotationBuilder annotations(caller);
+  WalkResult result = caller.walk([&](CallOpInterface call) {
+    FunctionOpInterface callee = definedCallee(call, symbols);
+    if (!callee)
+      return WalkResult::advance(); // Unknown body: whole tensors in and out.
+    Block &body = callee.getFunctionBody().front();
+    Operation *terminator = body.empty() ? nullptr : &body.back();
+    Operation *op = call.getOperation();
+    if (body.getNumArguments() != op->getNumOperands() || !terminator ||
+        !terminator->hasTrait<OpTrait::IsTerminator>() ||
+        terminator->getNumOperands() != op->getNumResults()) {
+      op->emitOpError("does not match the signature of its callee");
+      return WalkResult::interrupt();
+    }
+    for (OpOperand &operand : op->getOpOperands()) {
+      if (!isa<RankedTensorType>(operand.get().getType()))
+        continue;
+      MeshSharding needed =
+          getResultAnnotation(body.getArgument(operand.getOperandNumber()));
+      auto shard = operand.get().getDefiningOp<ShardOp>();
+      if (shard && shard.getAnnotateForUsers()) {
+        if (sameSharding(MeshSharding::get(shard.getSharding()), needed))
+          continue;
+        op->emitOpError("operand #")
+            << operand.getOperandNumber()
+            << " is annotated for users with a sharding other than that of "
+               "the callee's argument";
+        return WalkResult::interrupt();
+      }
+      if (needed)
+        annotations.annotateOperand(operand, needed);
+    }
+    for (OpResult result : op->getResults()) {
+      if (!isa<RankedTensorType>(result.getType()))
+        continue;
+      MeshSharding returned = getAnnotatedSharding(
+          terminator->getOperand(result.getResultNumber()));
+      MeshSharding existing = getResultAnnotation(result);
+      if (existing) {
+        if (sameSharding(existing, returned))
+          continue;
+        op->emitOpError("result #")
+            << result.getResultNumber()
+            << " is annotated with a sharding other than that of the value "
+               "the callee returns";
+        return WalkResult::interrupt();
+      }
+      if (returned)
+        annotations.annotateResult(result, returned);
+    }
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
+}
+
+struct MeshModuleShardingPropagationPass
+    : mesh::impl::MeshModuleShardingPropagationBase<
+          MeshModuleShardingPropagationPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    SymbolTableCollection symbols;
+    FailureOr<SmallVector<FunctionOpInterface>> order =
+        calleesFirst(getOperation(), symbols);
+    if (failed(order))
+      return signalPassFailure();
+    for (FunctionOpInterface func : *order) {
+      if (!func.getFunctionBody().hasOneBlock()) {
+        func.emitOpError("unsupported by mesh-module-sharding-propagation: a "
+                         "function body with several blocks");
+        return signalPassFailure();
+      }
+      if (failed(annotateCalls(func, symbols)))
+        return signalPassFailure();
+      FailureOr<PropagationCounts> counts = propagateShardings(func, traversal);
+      if (failed(counts))
+        return signalPassFailure();
+      numAnnotations += counts->annotations;
+      numReplicatedOps += counts->replicatedOps;
+    }
+  }
+};
+
+} // namespace
