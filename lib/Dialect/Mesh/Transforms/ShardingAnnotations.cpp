@@ -2,7 +2,7 @@
 
 #include "ShardingAnnotations.h"
 
-#include "llvm/ADT/Hashing.h"
+#include "Interner.h"
 
 using namespace mlir;
 using namespace mlir::mesh;
@@ -32,11 +32,7 @@ AnnotationBuilder::AnnotationBuilder(FunctionOpInterface func)
     : builder(func.getContext()), entry(&func.getFunctionBody().front()) {}
 
 Value AnnotationBuilder::shardingValue(const MeshSharding &sharding) {
-  llvm::hash_code hash =
-      llvm::hash_value(sharding.getMeshAttr().getAsOpaquePointer());
-  for (ArrayRef<MeshAxis> dim : sharding.getSplitAxes())
-    hash = llvm::hash_combine(hash, llvm::hash_combine_range(dim));
-  auto &candidates = shardings[static_cast<size_t>(hash)];
+  auto &candidates = shardings[hashMeshSharding(sharding)];
   for (auto &[known, value] : candidates)
     if (known == sharding)
       return value;

@@ -12,16 +12,15 @@
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
 #include "ShardingPropagation.h"
 
+#include "Interner.h"
 #include "ShardingAnnotations.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
-#include "llvm/ADT/Hashing.h"
 
 #include <deque>
-#include <unordered_map>
 
 namespace mlir::mesh {
 #define GEN_PASS_DEF_MESHSHARDINGPROPAGATION
@@ -35,28 +34,6 @@ namespace {
 
 /// Which side of an op a propagation phase may update.
 enum class Direction { Forward, Backward };
-
-/// Keeps one copy of each distinct `T` at a stable address. Propagation
-/// keeps per value and per op only pointers into such pools: values share a
-/// few shardings and ops a few models, and small per-value records keep the
-/// cost per op flat as programs grow (no cache and page-fault growth).
-template <typename T, size_t (*hash)(const T &)>
-class Interner {
-public:
-  const T *intern(T value) {
-    auto &bucket = byHash[hash(value)];
-    for (const T *known : bucket)
-      if (*known == value)
-        return known;
-    storage.push_back(std::move(value));
-    bucket.push_back(&storage.back());
-    return &storage.back();
-  }
-
-private:
-  std::deque<T> storage;
-  std::unordered_map<size_t, SmallVector<const T *, 1>> byHash;
-};
 
 size_t hashSplitAxes(const SplitAxes &axes) {
   llvm::hash_code hash = llvm::hash_value(axes.size());
@@ -77,6 +54,10 @@ struct LoopModel {
            splittable == rhs.splittable;
   }
 };
+
+size_t hashLoopSharding(const LoopSharding &loops) {
+  return hashSplitAxes(loops.loopAxes);
+}
 
 size_t hashLoopModel(const LoopModel &model) {
   return llvm::hash_combine(llvm::hash_combine_range(model.maps),
@@ -160,6 +141,7 @@ private:
   SmallVector<std::pair<Operation *, OpState *>> order;
   Interner<SplitAxes, hashSplitAxes> splitAxesPool;
   Interner<LoopModel, hashLoopModel> modelPool;
+  Interner<LoopSharding, hashLoopSharding> loopShardings;
   std::deque<std::pair<Operation *, OpState *>> worklist;
 };
 
@@ -412,17 +394,19 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
   struct Decision {
     Operation *op;
     const LoopModel *model; // null: no model, run on whole tensors
-    LoopSharding loops;
+    const LoopSharding *loops; // interned: ops share a few
     FlatSymbolRefAttr mesh;
   };
   SmallVector<Decision> decisions;
   func.walk([&](Operation *op) {
     if (op == func.getOperation() || isa<ShardOp, ShardingOp>(op))
       return;
-    Decision decision{op, modelOf(op), {}, {}};
-    if (decision.model)
-      std::tie(decision.loops, decision.mesh) =
-          deriveForOp(op, *decision.model);
+    Decision decision{op, modelOf(op), nullptr, {}};
+    if (decision.model) {
+      auto [loops, mesh] = deriveForOp(op, *decision.model);
+      decision.loops = loopShardings.intern(std::move(loops));
+      decision.mesh = mesh;
+    }
     else if (op->hasTrait<OpTrait::IsTerminator>())
       return;
     decisions.push_back(std::move(decision));
@@ -460,7 +444,7 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
     FlatSymbolRefAttr mesh = decision.mesh;
     if (!mesh)
       continue;
-    const LoopSharding &loops = decision.loops;
+    const LoopSharding &loops = *decision.loops;
     ArrayRef<AffineMap> maps = decision.model->maps;
     // Results: what the op produces, partial over its split reductions.
     ArrayRef<utils::IteratorType> iterators = decision.model->iterators;

@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "Interner.h"
 #include "Resharding.h"
 #include "ShardingAnnotations.h"
 
@@ -84,7 +85,18 @@ private:
   CreatedOps created;
   OpBuilder builder;
   IRMapping mapping;
-  DenseMap<Value, MeshSharding> held;
+  /// The sharding the per-device value of `value` is in (null: replicated).
+  const MeshSharding &heldAs(Value value) const {
+    static const MeshSharding replicated;
+    auto it = held.find(value);
+    return it == held.end() ? replicated : *it->second;
+  }
+  void hold(Value value, const MeshSharding &sharding) {
+    held[value] = shardings.intern(sharding);
+  }
+  /// Interned: most values share a few shardings.
+  DenseMap<Value, const MeshSharding *> held;
+  Interner<MeshSharding, hashMeshSharding> shardings;
   /// Global types of the function arguments, which are retyped in place.
   DenseMap<Value, RankedTensorType> argTypes;
   SymbolTableCollection symbolTables;
@@ -98,7 +110,7 @@ FailureOr<Value> Spmdizer::localAs(Value value, const MeshSharding &wanted,
     return emitError(loc) << "unsupported by mesh-spmdization: a value "
                              "defined outside the function body";
   RankedTensorType global = globalType(value);
-  MeshSharding from = held.lookup(value);
+  const MeshSharding &from = heldAs(value);
   if (!global || (!from && !wanted))
     return local;
   MeshOp mesh = lookupMesh(from ? from : wanted);
@@ -114,7 +126,7 @@ LogicalResult Spmdizer::rewriteReplicated(Operation *op) {
   getUsedValuesDefinedAbove(op->getRegions(), inputs);
   SmallVector<std::pair<Value, Value>> restore;
   for (Value input : inputs) {
-    if (!held.lookup(input))
+    if (!heldAs(input))
       continue;
     FailureOr<Value> whole = localAs(input, MeshSharding(), op->getLoc());
     if (failed(whole))
@@ -142,7 +154,7 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
   // annotations.
   SmallVector<MeshSharding, 4> known;
   for (Value operand : operation->getOperands())
-    known.push_back(held.lookup(operand));
+    known.push_back(heldAs(operand));
   for (Value result : operation->getResults())
     known.push_back(getResultAnnotation(result));
   FlatSymbolRefAttr mesh;
@@ -210,7 +222,7 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
   for (auto [result, sharding] :
        llvm::zip(operation->getResults(), resultShardings))
     if (sharding)
-      held[result] = sharding;
+      hold(result, sharding);
   return success();
 }
 
@@ -264,7 +276,7 @@ LogicalResult Spmdizer::rewriteLoop(scf::ForOp loop) {
                  shardings)) {
     mapping.map(oldArg, newArg);
     if (sharding)
-      held[oldArg] = sharding;
+      hold(oldArg, sharding);
   }
   if (failed(rewriteRegionBody(*loop.getBody(), *newLoop.getBody(),
                                shardings)))
@@ -273,7 +285,7 @@ LogicalResult Spmdizer::rewriteLoop(scf::ForOp loop) {
        llvm::zip(loop.getResults(), newLoop.getResults(), shardings)) {
     mapping.map(result, newResult);
     if (sharding)
-      held[result] = sharding;
+      hold(result, sharding);
   }
   return success();
 }
@@ -312,7 +324,7 @@ LogicalResult Spmdizer::rewriteIf(scf::IfOp branch) {
        llvm::zip(branch.getResults(), newBranch.getResults(), shardings)) {
     mapping.map(result, newResult);
     if (sharding)
-      held[result] = sharding;
+      hold(result, sharding);
   }
   return success();
 }
@@ -359,7 +371,7 @@ LogicalResult Spmdizer::rewriteCall(CallOpInterface call) {
        llvm::zip(op->getResults(), newOp->getResults(), types, shardings)) {
     newResult.setType(type);
     if (sharding)
-      held[result] = sharding;
+      hold(result, sharding);
   }
   return success();
 }
@@ -384,7 +396,7 @@ LogicalResult Spmdizer::rewrite(Operation *op) {
     if (failed(local))
       return failure();
     mapping.map(shard.getResult(), *local);
-    held[shard.getResult()] = sharding;
+    hold(shard.getResult(), sharding);
     return success();
   }
   if (op->hasTrait<OpTrait::ReturnLike>() &&
@@ -458,7 +470,7 @@ LogicalResult Spmdizer::rewriteBody() {
     if (failed(local))
       return failure();
     argTypes[arg] = global;
-    held[arg] = sharding;
+    hold(arg, sharding);
     arg.setType(*local);
   }
 

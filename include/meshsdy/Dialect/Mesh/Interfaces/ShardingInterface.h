@@ -35,6 +35,10 @@ struct LoopSharding {
   /// Mesh axes of the split reduction loops, in loop order: the axes over
   /// which results are partial.
   DimSplitAxes reductionAxes(ArrayRef<utils::IteratorType> iterators) const;
+
+  bool operator==(const LoopSharding &rhs) const {
+    return loopAxes == rhs.loopAxes;
+  }
 };
 
 /// Derives the loop sharding of an op from the split axes of its tensors.
