@@ -69,7 +69,7 @@ struct AllReduceAsMPI : OpRewritePattern<AllReduceOp> {
 
   LogicalResult matchAndRewrite(AllReduceOp op,
                                 PatternRewriter &rewriter) const override {
-    SymbolTableCollection symbolTables;
+    ScanningSymbolTableCollection symbolTables;
     MeshOp mesh = getMesh(op, symbolTables);
     auto input = cast<RankedTensorType>(op.getInput().getType());
     auto result = cast<RankedTensorType>(op.getType());
@@ -145,7 +145,7 @@ struct ConvertMeshToMPIPass
   void runOnOperation() override {
     // Everything the patterns cannot handle is an error, found up front so
     // that a failure leaves the module unchanged.
-    SymbolTableCollection symbolTables;
+    ScanningSymbolTableCollection symbolTables;
     WalkResult result = getOperation().walk([&](Operation *op) {
       if (op->getDialect() != getContext().getLoadedDialect<MeshDialect>() ||
           isa<MeshOp, ShardingOp, ShardOp, MeshShapeOp>(op))

@@ -8,6 +8,26 @@
 using namespace mlir;
 using namespace mlir::mesh;
 
+Operation *
+ScanningSymbolTableCollection::lookupNearestSymbolFrom(Operation *from,
+                                                       StringAttr symbol) {
+  Operation *table = SymbolTable::getNearestSymbolTable(from);
+  if (!table)
+    return nullptr;
+  auto [it, inserted] = resolved.try_emplace({table, symbol}, nullptr);
+  if (inserted)
+    it->second = SymbolTable::lookupSymbolIn(table, symbol);
+  return it->second;
+}
+
+Operation *
+ScanningSymbolTableCollection::lookupNearestSymbolFrom(Operation *from,
+                                                       SymbolRefAttr symbol) {
+  if (symbol.getNestedReferences().empty())
+    return lookupNearestSymbolFrom(from, symbol.getRootReference());
+  return SymbolTableCollection::lookupNearestSymbolFrom(from, symbol);
+}
+
 MeshOp mlir::mesh::getMesh(Operation *from, FlatSymbolRefAttr meshSymbol,
                            SymbolTableCollection &symbolTable) {
   if (!from || !meshSymbol)

@@ -30,7 +30,7 @@ namespace {
 
 /// The static mesh of a collective, or null.
 MeshOp staticMesh(Operation *op, FlatSymbolRefAttr symbol) {
-  SymbolTableCollection symbolTables;
+  ScanningSymbolTableCollection symbolTables;
   MeshOp mesh = getMesh(op, symbol, symbolTables);
   return mesh && !ShapedType::isDynamicShape(mesh.getShape()) ? mesh
                                                               : MeshOp();

@@ -24,7 +24,7 @@ struct SliceByProcessIndex : OpRewritePattern<AllSliceOp> {
 
   LogicalResult matchAndRewrite(AllSliceOp op,
                                 PatternRewriter &rewriter) const override {
-    SymbolTableCollection symbolTables;
+    ScanningSymbolTableCollection symbolTables;
     MeshOp mesh = getMesh(op, symbolTables);
     auto result = cast<RankedTensorType>(op.getType());
     auto input = cast<RankedTensorType>(op.getInput().getType());
@@ -51,7 +51,7 @@ struct SliceByProcessIndex : OpRewritePattern<AllSliceOp> {
 struct MeshLowerAllSlicePass
     : mesh::impl::MeshLowerAllSliceBase<MeshLowerAllSlicePass> {
   void runOnOperation() override {
-    SymbolTableCollection symbolTables;
+    ScanningSymbolTableCollection symbolTables;
     WalkResult result = getOperation().walk([&](AllSliceOp op) {
       MeshOp mesh = getMesh(op, symbolTables);
       if (mesh && !ShapedType::isDynamicShape(mesh.getShape()) &&

@@ -22,7 +22,7 @@ struct DelinearizeProcessIndex : OpRewritePattern<ProcessMultiIndexOp> {
 
   LogicalResult matchAndRewrite(ProcessMultiIndexOp op,
                                 PatternRewriter &rewriter) const override {
-    SymbolTableCollection symbolTables;
+    ScanningSymbolTableCollection symbolTables;
     MeshOp mesh = getMesh(op, symbolTables);
     if (!mesh || ShapedType::isDynamicShape(mesh.getShape()))
       return rewriter.notifyMatchFailure(op, "needs a static mesh");
@@ -56,7 +56,7 @@ struct MeshLowerProcessIndexPass
     : mesh::impl::MeshLowerProcessIndexBase<MeshLowerProcessIndexPass> {
   void runOnOperation() override {
     // Checked up front so that a dynamic mesh is an error, not a no-op.
-    SymbolTableCollection symbolTables;
+    ScanningSymbolTableCollection symbolTables;
     WalkResult result = getOperation().walk([&](ProcessMultiIndexOp op) {
       MeshOp mesh = getMesh(op, symbolTables);
       if (mesh && !ShapedType::isDynamicShape(mesh.getShape()))

@@ -64,6 +64,11 @@ private:
   LogicalResult rewriteLoop(scf::ForOp loop);
   LogicalResult rewriteIf(scf::IfOp branch);
   LogicalResult rewriteCall(CallOpInterface call);
+  /// The sharding each result of `op` is annotated with (null: replicated)
+  /// and its per-device type.
+  LogicalResult annotatedResultTypes(Operation *op,
+                                     SmallVectorImpl<MeshSharding> &shardings,
+                                     SmallVectorImpl<Type> &types);
   /// Rewrites the ops of `from` (not its terminator) at the end of `to`, then
   /// yields the per-device forms of `from`'s yielded values in `shardings`.
   LogicalResult rewriteRegionBody(Block &from, Block &to,
@@ -99,7 +104,7 @@ private:
   Interner<MeshSharding, hashMeshSharding> shardings;
   /// Global types of the function arguments, which are retyped in place.
   DenseMap<Value, RankedTensorType> argTypes;
-  SymbolTableCollection symbolTables;
+  ScanningSymbolTableCollection symbolTables;
   SmallVector<Type> resultTypes;
 };
 
@@ -120,7 +125,23 @@ FailureOr<Value> Spmdizer::localAs(Value value, const MeshSharding &wanted,
   return reshard(builder, loc, mesh, local, global, from, wanted);
 }
 
+/// True if `op` passes or receives tensors.
+static bool hasTensors(Operation *op) {
+  return llvm::any_of(
+      llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()),
+      [](Type type) { return isa<RankedTensorType>(type); });
+}
+
 LogicalResult Spmdizer::rewriteReplicated(Operation *op) {
+  // A call in there would keep whole-tensor types while its callee is
+  // partitioned on its own.
+  WalkResult calls = op->walk([](CallOpInterface call) {
+    return hasTensors(call) ? WalkResult::interrupt() : WalkResult::advance();
+  });
+  if (calls.wasInterrupted())
+    return op->emitOpError("unsupported by mesh-spmdization: a call with "
+                           "tensor operands or results inside an op that runs "
+                           "on whole tensors");
   // Whole tensors in: the operands and what the regions use from above.
   SetVector<Value> inputs(op->getOperands().begin(), op->getOperands().end());
   getUsedValuesDefinedAbove(op->getRegions(), inputs);
@@ -290,22 +311,31 @@ LogicalResult Spmdizer::rewriteLoop(scf::ForOp loop) {
   return success();
 }
 
-LogicalResult Spmdizer::rewriteIf(scf::IfOp branch) {
-  SmallVector<MeshSharding, 4> shardings;
-  SmallVector<Type> resultTypes;
-  for (Value result : branch.getResults()) {
-    shardings.push_back(getResultAnnotation(result));
+LogicalResult
+Spmdizer::annotatedResultTypes(Operation *op,
+                               SmallVectorImpl<MeshSharding> &shardings,
+                               SmallVectorImpl<Type> &types) {
+  for (Value result : op->getResults()) {
     auto global = dyn_cast<RankedTensorType>(result.getType());
+    shardings.push_back(global ? getResultAnnotation(result) : MeshSharding());
     if (!global) {
-      resultTypes.push_back(result.getType());
+      types.push_back(result.getType());
       continue;
     }
     FailureOr<RankedTensorType> local =
-        getLocalType(branch, global, shardings.back(), symbolTables);
+        getLocalType(op, global, shardings.back(), symbolTables);
     if (failed(local))
       return failure();
-    resultTypes.push_back(*local);
+    types.push_back(*local);
   }
+  return success();
+}
+
+LogicalResult Spmdizer::rewriteIf(scf::IfOp branch) {
+  SmallVector<MeshSharding, 4> shardings;
+  SmallVector<Type> resultTypes;
+  if (failed(annotatedResultTypes(branch, shardings, resultTypes)))
+    return failure();
   bool hasElse = !branch.getElseRegion().empty();
   auto newBranch = scf::IfOp::create(builder, branch.getLoc(), resultTypes,
                                      mapping.lookupOrDefault(branch.getCondition()),
@@ -336,6 +366,9 @@ LogicalResult Spmdizer::rewriteCall(CallOpInterface call) {
   // a result is what its result annotation says (replicated without one).
   // mesh-module-sharding-propagation writes these from the callee.
   Operation *op = call.getOperation();
+  if (!isa<SymbolRefAttr>(call.getCallableForCallee()) && hasTensors(op))
+    return op->emitOpError("unsupported by mesh-spmdization: an indirect "
+                           "call with tensor operands or results");
   SmallVector<Value> operands;
   for (Value operand : op->getOperands()) {
     auto shard = operand.getDefiningOp<ShardOp>();
@@ -352,19 +385,8 @@ LogicalResult Spmdizer::rewriteCall(CallOpInterface call) {
   }
   SmallVector<MeshSharding, 4> shardings;
   SmallVector<Type> types;
-  for (Value result : op->getResults()) {
-    auto global = dyn_cast<RankedTensorType>(result.getType());
-    shardings.push_back(global ? getResultAnnotation(result) : MeshSharding());
-    if (!shardings.back()) {
-      types.push_back(result.getType());
-      continue;
-    }
-    FailureOr<RankedTensorType> local =
-        getLocalType(op, global, shardings.back(), symbolTables);
-    if (failed(local))
-      return failure();
-    types.push_back(*local);
-  }
+  if (failed(annotatedResultTypes(op, shardings, types)))
+    return failure();
   Operation *newOp = builder.clone(*op, mapping);
   newOp->setOperands(operands);
   for (auto [result, newResult, type, sharding] :

@@ -65,3 +65,35 @@ func.func @call(%a: tensor<6xf32>) -> tensor<6xf32> {
   %r_s = mesh.shard %r to %s : tensor<6xf32>
   return %r_s : tensor<6xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+func.func private @split(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %x_s = mesh.shard %x to %s : tensor<8xf32>
+  return %x_s : tensor<8xf32>
+}
+
+// An op without a model runs on whole tensors, but the call in it would
+// reach a partitioned callee.
+func.func @call_in_replicated_region(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'scf.execute_region' op unsupported by mesh-spmdization: a call with tensor operands or results inside an op that runs on whole tensors}}
+  %r = scf.execute_region -> tensor<8xf32> {
+    %y = func.call @split(%a) : (tensor<8xf32>) -> tensor<8xf32>
+    scf.yield %y : tensor<8xf32>
+  }
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+func.func private @neg(%x: tensor<8xf32>) -> tensor<8xf32>
+
+func.func @indirect_call(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %f = func.constant @neg : (tensor<8xf32>) -> tensor<8xf32>
+  // expected-error @+1 {{'func.call_indirect' op unsupported by mesh-spmdization: an indirect call with tensor operands or results}}
+  %y = func.call_indirect %f(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  return %y : tensor<8xf32>
+}

@@ -34,6 +34,23 @@ namespace mlir::mesh {
 // Mesh lookup
 //===----------------------------------------------------------------------===//
 
+/// A SymbolTableCollection for passes that run on one function at a time:
+/// each symbol is resolved once, by scanning its symbol table from the top
+/// (where modules declare their meshes), instead of building a table of the
+/// whole module for every function, which costs the size of the module per
+/// function (quadratic in the number of functions).
+class ScanningSymbolTableCollection : public SymbolTableCollection {
+public:
+  using SymbolTableCollection::lookupNearestSymbolFrom;
+  Operation *lookupNearestSymbolFrom(Operation *from,
+                                     StringAttr symbol) override;
+  Operation *lookupNearestSymbolFrom(Operation *from,
+                                     SymbolRefAttr symbol) override;
+
+private:
+  DenseMap<std::pair<Operation *, Attribute>, Operation *> resolved;
+};
+
 /// Returns the `mesh.mesh` named `meshSymbol` as seen from `from`, or null if
 /// the symbol is missing or names another kind of op. Never asserts.
 MeshOp getMesh(Operation *from, FlatSymbolRefAttr meshSymbol,

@@ -144,7 +144,9 @@ def MeshSpmdization
       calls that no longer match their callee.
 
     What is not supported gets an error naming it and fails the pass:
-    several blocks in the function body, dynamic shapes or meshes, shards whose
+    several blocks in the function body, indirect calls and calls inside
+    ops that run on whole tensors (with tensor operands or results),
+    dynamic shapes or meshes, shards whose
     size differs between devices, resharding across meshes or with halos.
 
     Cost: one walk over the ops; each resharding costs a few ops per
