@@ -70,7 +70,8 @@ struct ElementwiseShardingModel
                         SymbolTableCollection &symbolTables,
                         OpBuilder &builder) const {
     return mesh::detail::spmdizeByCloning(op, localOperands, resultShardings,
-                                          mapping, symbolTables, builder);
+                                          mapping, symbolTables, builder,
+                                          /*allowUneven=*/true);
   }
 };
 

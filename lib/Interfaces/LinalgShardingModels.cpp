@@ -162,6 +162,11 @@ struct LinalgShardingModel
         continue;
       Value &local = operands[initOperand->getOperandNumber()];
       auto type = cast<RankedTensorType>(local.getType());
+      if (!type.hasStaticShape())
+        return op->emitOpError(
+            "unsupported by mesh-spmdization: a reduction split over mesh "
+            "axes with an init that is not its neutral element, on shards "
+            "of different sizes");
       TypedAttr neutral =
           neutralElement(type.getElementType(), sharding.getPartialType());
       if (!neutral)
@@ -188,7 +193,8 @@ struct LinalgShardingModel
                                       neutralTensor);
     }
     return mesh::detail::spmdizeByCloning(op, operands, resultShardings,
-                                          mapping, symbolTables, builder);
+                                          mapping, symbolTables, builder,
+                                          /*allowUneven=*/true);
   }
 };
 

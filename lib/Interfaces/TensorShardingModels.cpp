@@ -9,6 +9,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
+#include "meshsdy/Dialect/Mesh/Interfaces/LocalPieces.h"
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
 #include "meshsdy/Interfaces/ExternalModels.h"
 
@@ -58,10 +60,41 @@ struct FilledShardingModel
                         IRMapping &mapping,
                         SymbolTableCollection &symbolTables,
                         OpBuilder &builder) const {
-    if (!cast<OpTy>(op).getDynamicSizes().empty() &&
-        resultShardings.front() && !resultShardings.front().isReplicated())
+    const MeshSharding &sharding = resultShardings.front();
+    if (!cast<OpTy>(op).getDynamicSizes().empty() && sharding &&
+        !sharding.isReplicated())
       return op->emitOpError("unsupported by mesh-spmdization: splitting a "
                              "tensor with dynamic sizes");
+    if constexpr (std::is_same_v<OpTy, tensor::EmptyOp>) {
+      // Pieces of different sizes: each device sizes its own at run time.
+      auto global = cast<RankedTensorType>(op->getResult(0).getType());
+      MeshOp mesh = sharding ? getMesh(op, sharding.getMeshAttr(), symbolTables)
+                             : MeshOp();
+      if (mesh && hasUnevenPieces(global, mesh, sharding)) {
+        FailureOr<RankedTensorType> local =
+            getLocalType(op, global, sharding, symbolTables,
+                         /*allowUneven=*/true);
+        if (failed(local))
+          return failure();
+        SmallVector<Value> sizes;
+        for (int64_t dim = 0; dim < local->getRank(); ++dim) {
+          if (!local->isDynamicDim(dim))
+            continue;
+          FailureOr<std::pair<Value, Value>> piece = buildLocalPiece(
+              builder, op->getLoc(), mesh, global, sharding, dim);
+          if (failed(piece))
+            return op->emitOpError("unsupported by mesh-spmdization: "
+                                   "dimension ")
+                   << dim << " has no static pieces";
+          sizes.push_back(piece->second);
+        }
+        mapping.map(op->getResult(0),
+                    tensor::EmptyOp::create(builder, op->getLoc(), *local,
+                                            sizes)
+                        .getResult());
+        return success();
+      }
+    }
     return mesh::detail::spmdizeByCloning(op, localOperands, resultShardings,
                                           mapping, symbolTables, builder);
   }

@@ -83,10 +83,17 @@ def test_unshard_detects_replicas_that_disagree() -> None:
     assert unshard([np.array([1, 2]), np.array([1, 3])], s, mesh, check_replicas=False).tolist() == [1, 2]
 
 
+def test_uneven_split_gives_the_first_pieces_one_more() -> None:
+    mesh = Mesh((3,))
+    s = Sharding(split_axes=((0,),))
+    pieces = shard(np.arange(4.0), s, mesh)
+    assert [p.tolist() for p in pieces] == [[0.0, 1.0], [2.0], [3.0]]
+    assert [shard_shape((4,), s, mesh, d) for d in range(3)] == [(2,), (1,), (1,)]
+    assert unshard(pieces, s, mesh).tolist() == [0.0, 1.0, 2.0, 3.0]
+
+
 def test_sharding_errors() -> None:
     mesh = Mesh((3,))
-    with pytest.raises(SimulationError, match="does not split evenly over mesh axes"):
-        shard(np.zeros(4), Sharding(split_axes=((0,),)), mesh)
     with pytest.raises(SimulationError, match="mutually exclusive"):
         Sharding(split_axes=((0,),), halo_sizes=(1, 1), sharded_dims_offsets=(0, 1, 2, 3))
     with pytest.raises(SimulationError, match="uses a mesh axis twice"):

@@ -88,12 +88,10 @@ def _boundaries(
                     f"sharded_dims_offsets {bounds} of dim {dim} do not cover size {size} in order"
                 )
         else:
-            if size % n:
-                raise SimulationError(
-                    f"tensor dim {dim} of size {size} does not split evenly over mesh axes "
-                    f"{list(axes)} ({n} shards)"
-                )
-            bounds = [k * (size // n) for k in range(n + 1)]
+            # As mesh::getShardShapeForDevice: the first `size % n` pieces
+            # get one element more.
+            q, r = divmod(size, n)
+            bounds = [k * q + min(k, r) for k in range(n + 1)]
         result.append(bounds)
     if flat and pos != len(flat):
         raise SimulationError(
@@ -117,7 +115,11 @@ def _core_box(
 
 
 def _check_sharding(shape: Sequence[int], sharding: Sharding, mesh: Mesh) -> None:
-    if len(sharding.split_axes) > len(shape):
+    # Trailing empty entries split nothing (`split_axes = [[]]` on a scalar).
+    split = list(sharding.split_axes)
+    while split and not split[-1]:
+        split.pop()
+    if len(split) > len(shape):
         raise SimulationError(
             f"sharding has {len(sharding.split_axes)} split_axes entries for a tensor of rank {len(shape)}"
         )

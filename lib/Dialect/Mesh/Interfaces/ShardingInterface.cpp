@@ -3,6 +3,7 @@
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
 
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
+#include "meshsdy/Dialect/Mesh/Interfaces/LocalPieces.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
@@ -108,13 +109,17 @@ SmallVector<ReductionKind> mlir::mesh::detail::defaultReductionKinds(
 
 FailureOr<RankedTensorType>
 mlir::mesh::getLocalType(Location loc, RankedTensorType global, MeshOp mesh,
-                         const MeshSharding &sharding) {
+                         const MeshSharding &sharding, bool allowUneven) {
   if (!sharding)
     return global;
   SmallVector<int64_t> shape =
       getShardShape(global.getShape(), mesh.getShape(), sharding);
   for (auto [dim, size] : llvm::enumerate(shape)) {
     if (!ShapedType::isDynamic(size))
+      continue;
+    SmallVector<int64_t> offsets, sizes;
+    if (allowUneven && !global.isDynamicDim(dim) &&
+        succeeded(getPieces(global, mesh, sharding, dim, offsets, sizes)))
       continue;
     return emitError(loc) << "unsupported: dimension "
                           << dim << " of " << global
@@ -129,19 +134,21 @@ mlir::mesh::getLocalType(Location loc, RankedTensorType global, MeshOp mesh,
 FailureOr<RankedTensorType>
 mlir::mesh::getLocalType(Operation *op, RankedTensorType global,
                          const MeshSharding &sharding,
-                         SymbolTableCollection &symbolTables) {
+                         SymbolTableCollection &symbolTables,
+                         bool allowUneven) {
   if (!sharding)
     return global;
   MeshOp mesh = getMesh(op, sharding.getMeshAttr(), symbolTables);
   if (!mesh)
     return op->emitOpError("mesh '") << sharding.getMesh() << "' not found";
-  return getLocalType(op->getLoc(), global, mesh, sharding);
+  return getLocalType(op->getLoc(), global, mesh, sharding, allowUneven);
 }
 
 LogicalResult mlir::mesh::detail::spmdizeByCloning(
     Operation *op, ArrayRef<Value> localOperands,
     ArrayRef<MeshSharding> resultShardings, IRMapping &mapping,
-    SymbolTableCollection &symbolTables, OpBuilder &builder) {
+    SymbolTableCollection &symbolTables, OpBuilder &builder,
+    bool allowUneven) {
   SmallVector<Type> resultTypes;
   for (auto [result, sharding] :
        llvm::zip(op->getResults(), resultShardings)) {
@@ -151,7 +158,7 @@ LogicalResult mlir::mesh::detail::spmdizeByCloning(
       continue;
     }
     FailureOr<RankedTensorType> local =
-        getLocalType(op, global, sharding, symbolTables);
+        getLocalType(op, global, sharding, symbolTables, allowUneven);
     if (failed(local))
       return failure();
     resultTypes.push_back(*local);

@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "InGroupIndex.h"
+#include "meshsdy/Dialect/Mesh/Interfaces/LocalPieces.h"
 
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"

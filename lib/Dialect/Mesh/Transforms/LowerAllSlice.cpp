@@ -1,6 +1,6 @@
 //===- LowerAllSlice.cpp - mesh-lower-all-slice ---------------------------===//
 
-#include "InGroupIndex.h"
+#include "meshsdy/Dialect/Mesh/Interfaces/LocalPieces.h"
 
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"

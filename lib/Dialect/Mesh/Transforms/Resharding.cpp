@@ -2,6 +2,8 @@
 
 #include "Resharding.h"
 
+#include "meshsdy/Dialect/Mesh/Interfaces/LocalPieces.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -107,6 +109,139 @@ FailureOr<Value> addHalos(OpBuilder &builder, Location loc, MeshOp mesh,
       .getResult();
 }
 
+/// Dimensions of `global` whose pieces under `sharding` differ in size.
+SmallVector<int64_t> unevenDims(RankedTensorType global, MeshOp mesh,
+                                const MeshSharding &sharding) {
+  SmallVector<int64_t> dims;
+  if (!sharding)
+    return dims;
+  for (int64_t dim = 0; dim < global.getRank(); ++dim) {
+    SmallVector<int64_t> offsets, sizes;
+    if (succeeded(getPieces(global, mesh, sharding, dim, offsets, sizes)) &&
+        llvm::any_of(sizes, [&](int64_t s) { return s != sizes.front(); }))
+      dims.push_back(dim);
+  }
+  return dims;
+}
+
+/// `sharding` without split axes on `dims`, and without offsets.
+MeshSharding withoutDims(const MeshSharding &sharding,
+                         ArrayRef<int64_t> dims) {
+  SmallVector<DimSplitAxes> split;
+  for (auto [dim, axes] : llvm::enumerate(sharding.getSplitAxes()))
+    split.push_back(llvm::is_contained(dims, static_cast<int64_t>(dim))
+                        ? DimSplitAxes()
+                        : DimSplitAxes(axes));
+  return MeshSharding(sharding.getMeshAttr(), split,
+                      sharding.getPartialAxes(), sharding.getPartialType());
+}
+
+/// The sizes of `value`'s dimensions: static ones as attributes, dynamic
+/// ones read with tensor.dim.
+SmallVector<OpFoldResult> sizesOf(OpBuilder &builder, Location loc,
+                                  Value value) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    sizes.push_back(
+        type.isDynamicDim(d)
+            ? OpFoldResult(
+                  tensor::DimOp::create(builder, loc, value, d).getResult())
+            : OpFoldResult(builder.getIndexAttr(type.getDimSize(d))));
+  return sizes;
+}
+
+/// Makes dimension `dim` of `local` whole, from pieces of different sizes:
+/// each device pads its piece to the largest, an `all_gather` collects the
+/// padded pieces, and the pieces are cut out and concatenated.
+Value gatherUnevenDim(OpBuilder &builder, Location loc, MeshOp mesh,
+                      Value local, int64_t dim, ArrayRef<MeshAxis> axes,
+                      ArrayRef<int64_t> sizes) {
+  auto type = cast<RankedTensorType>(local.getType());
+  int64_t largest = *llvm::max_element(sizes);
+  int64_t count = static_cast<int64_t>(sizes.size());
+  SmallVector<OpFoldResult> low(type.getRank(), builder.getIndexAttr(0));
+  SmallVector<OpFoldResult> high(type.getRank(), builder.getIndexAttr(0));
+  Value size = tensor::DimOp::create(builder, loc, local, dim);
+  high[dim] = arith::SubIOp::create(
+                  builder, loc,
+                  arith::ConstantIndexOp::create(builder, loc, largest), size)
+                  .getResult();
+  SmallVector<int64_t> shape(type.getShape());
+  shape[dim] = largest;
+  Value zero = arith::ConstantOp::create(
+      builder, loc, builder.getZeroAttr(type.getElementType()));
+  Value padded = tensor::PadOp::create(builder, loc, type.clone(shape), local,
+                                       low, high, zero);
+  shape[dim] = largest * count;
+  Value gathered = AllGatherOp::create(
+      builder, loc, type.clone(shape),
+      FlatSymbolRefAttr::get(builder.getContext(), mesh.getSymName()),
+      builder.getDenseI16ArrayAttr(axes), padded, builder.getIndexAttr(dim));
+  SmallVector<Value> pieces;
+  SmallVector<OpFoldResult> wholeSizes = sizesOf(builder, loc, gathered);
+  for (auto [k, pieceSize] : llvm::enumerate(sizes)) {
+    SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
+    SmallVector<OpFoldResult> extents(wholeSizes),
+        strides(type.getRank(), builder.getIndexAttr(1));
+    offsets[dim] = builder.getIndexAttr(static_cast<int64_t>(k) * largest);
+    extents[dim] = builder.getIndexAttr(pieceSize);
+    shape[dim] = pieceSize;
+    pieces.push_back(tensor::ExtractSliceOp::create(builder, loc,
+                                                    type.clone(shape), gathered,
+                                                    offsets, extents, strides));
+  }
+  if (pieces.size() == 1)
+    return pieces.front();
+  return tensor::ConcatOp::create(builder, loc, dim, pieces).getResult();
+}
+
+/// Resharding where `from` or `to` has pieces of different sizes: the
+/// uneven dimensions of `from` are gathered whole, the even rest is
+/// resharded as usual, and the uneven dimensions of `to` are sliced out.
+FailureOr<Value> reshardUneven(OpBuilder &builder, Location loc, MeshOp mesh,
+                               Value local, RankedTensorType global,
+                               const MeshSharding &from,
+                               const MeshSharding &to,
+                               ArrayRef<int64_t> unevenFrom,
+                               ArrayRef<int64_t> unevenTo) {
+  MeshSharding current = from;
+  for (int64_t dim : unevenFrom) {
+    SmallVector<int64_t> offsets, sizes;
+    if (failed(getPieces(global, mesh, from, dim, offsets, sizes)))
+      return emitError(loc) << "unsupported by mesh-spmdization: dimension "
+                            << dim << " has no static pieces";
+    local = gatherUnevenDim(builder, loc, mesh, local, dim,
+                            from.getSplitAxes()[dim], sizes);
+  }
+  if (from)
+    current = withoutDims(from, unevenFrom);
+  MeshSharding evenTo = to ? withoutDims(to, unevenTo) : to;
+  FailureOr<Value> even =
+      reshard(builder, loc, mesh, local, global, current, evenTo);
+  if (failed(even))
+    return failure();
+  local = *even;
+  for (int64_t dim : unevenTo) {
+    FailureOr<std::pair<Value, Value>> piece =
+        buildLocalPiece(builder, loc, mesh, global, to, dim);
+    if (failed(piece))
+      return emitError(loc) << "unsupported by mesh-spmdization: dimension "
+                            << dim << " has no static pieces";
+    auto type = cast<RankedTensorType>(local.getType());
+    SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
+    SmallVector<OpFoldResult> extents = sizesOf(builder, loc, local),
+                              strides(type.getRank(), builder.getIndexAttr(1));
+    offsets[dim] = piece->first;
+    extents[dim] = piece->second;
+    SmallVector<int64_t> shape(type.getShape());
+    shape[dim] = ShapedType::kDynamic;
+    local = tensor::ExtractSliceOp::create(builder, loc, type.clone(shape),
+                                           local, offsets, extents, strides);
+  }
+  return local;
+}
+
 } // namespace
 
 FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
@@ -124,6 +259,16 @@ FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
       (to && to.getMesh() != mesh.getSymName()))
     return emitError(loc)
            << "unsupported by mesh-spmdization: resharding between meshes";
+  // Pieces of different sizes (offsets, sizes that do not divide).
+  SmallVector<int64_t> unevenFrom = unevenDims(global, mesh, from);
+  SmallVector<int64_t> unevenTo = unevenDims(global, mesh, to);
+  if (!unevenFrom.empty() || !unevenTo.empty()) {
+    if (hasHalos(from) || hasHalos(to))
+      return emitError(loc) << "unsupported by mesh-spmdization: halos on "
+                               "shards of different sizes";
+    return reshardUneven(builder, loc, mesh, local, global, from, to,
+                         unevenFrom, unevenTo);
+  }
   if ((from && !from.getStaticShardedDimsOffsets().empty()) ||
       (to && !to.getStaticShardedDimsOffsets().empty()))
     return emitError(loc) << "unsupported by mesh-spmdization: resharding "

@@ -22,8 +22,11 @@ namespace mlir::mesh {
 /// After step k every dimension's axes are a prefix of the target's, so each
 /// step only shortens or only lengthens lists. A sharding with halos is
 /// reached from the same split without them (pad, then `update_halo`) and
-/// left through it (slice out the core). `sharded_dims_offsets` (uneven
-/// shards) are not supported.
+/// left through it (slice out the core). Dimensions whose pieces differ in
+/// size between devices (offsets, sizes that do not divide) are gathered
+/// whole first (pad to the largest piece, `all_gather`, cut and concatenate)
+/// and sliced last (each device cuts its piece at its offset); the rest is
+/// resharded as above.
 FailureOr<Value> reshard(OpBuilder &builder, Location loc, MeshOp mesh,
                          Value local, RankedTensorType global,
                          const MeshSharding &from, const MeshSharding &to);

@@ -488,7 +488,8 @@ LogicalResult Spmdizer::rewriteBody() {
     if (!mesh)
       return func.emitOpError("mesh '") << sharding.getMesh() << "' not found";
     FailureOr<RankedTensorType> local =
-        getLocalType(arg.getLoc(), global, mesh, sharding);
+        getLocalType(arg.getLoc(), global, mesh, sharding,
+                     /*allowUneven=*/true);
     if (failed(local))
       return failure();
     argTypes[arg] = global;

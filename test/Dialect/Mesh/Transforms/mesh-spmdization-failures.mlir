@@ -16,17 +16,6 @@ func.func @several_blocks(%a: tensor<8xf32>) -> tensor<8xf32> {
 
 mesh.mesh @mesh_4(shape = 4)
 
-// expected-error @+1 {{unsupported: dimension 0 of 'tensor<6xf32>' has no single per-device size under this sharding (uneven split, offsets or dynamic sizes)}}
-func.func @uneven(%a: tensor<6xf32>) -> tensor<6xf32> {
-  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
-  %a_s = mesh.shard %a to %s : tensor<6xf32>
-  return %a_s : tensor<6xf32>
-}
-
-// -----
-
-mesh.mesh @mesh_4(shape = 4)
-
 // An integer max has no neutral element without knowing its signedness.
 func.func @integer_max_init(%a: tensor<8x16xi32>, %c: tensor<8xi32>) -> tensor<8xi32> {
   %s = mesh.sharding @mesh_4 split_axes = [[], [0]] : !mesh.sharding
@@ -96,4 +85,37 @@ func.func @indirect_call(%a: tensor<8xf32>) -> tensor<8xf32> {
   // expected-error @+1 {{'func.call_indirect' op unsupported by mesh-spmdization: an indirect call with tensor operands or results}}
   %y = func.call_indirect %f(%a) : (tensor<8xf32>) -> tensor<8xf32>
   return %y : tensor<8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+func.func @uneven_with_halos(%a: tensor<6xf32>) -> tensor<6xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<6xf32>
+  %h = mesh.sharding @mesh_4 split_axes = [[0]] halo_sizes = [1, 1] : !mesh.sharding
+  // expected-error @+1 {{unsupported by mesh-spmdization: halos on shards of different sizes}}
+  %a_h = mesh.shard %a_s to %h annotate_for_users : tensor<6xf32>
+  %e = tensor.empty() : tensor<6xf32>
+  %y = linalg.negf ins(%a_h : tensor<6xf32>) outs(%e : tensor<6xf32>) -> tensor<6xf32>
+  return %y : tensor<6xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4x2(shape = 4x2)
+
+// Rows in uneven pieces, the reduced columns over axis 1: each device's
+// init would need a neutral tensor of its own size.
+func.func @uneven_init_of_split_reduction(%a: tensor<6x8xf32>, %init: tensor<6xf32>) -> tensor<6xf32> {
+  %s = mesh.sharding @mesh_4x2 split_axes = [[0], [1]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<6x8xf32>
+  // expected-error @+1 {{'linalg.reduce' op unsupported by mesh-spmdization: a reduction split over mesh axes with an init that is not its neutral element, on shards of different sizes}}
+  %r = linalg.reduce ins(%a_s : tensor<6x8xf32>) outs(%init : tensor<6xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %m = arith.maximumf %x, %acc : f32
+      linalg.yield %m : f32
+    }
+  return %r : tensor<6xf32>
 }

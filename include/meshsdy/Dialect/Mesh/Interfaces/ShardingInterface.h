@@ -61,28 +61,32 @@ LoopSharding deriveLoopSharding(unsigned numLoops, ArrayRef<AffineMap> maps,
 SmallVector<bool> getSplittableLoops(ShardingInterface op);
 
 /// Per-device type of a tensor of type `global` sharded as `sharding` on
-/// `mesh`, or failure (with an error at `loc`) when the shard shape is not
-/// the same on every device (uneven splits, offsets, dynamic sizes). A null
-/// sharding is replicated.
+/// `mesh`. A null sharding is replicated. A dimension whose pieces differ in
+/// size between devices (uneven split, offsets) is dynamic if
+/// `allowUneven`, else an error at `loc`; so are dynamic sizes.
 FailureOr<RankedTensorType> getLocalType(Location loc, RankedTensorType global,
                                          MeshOp mesh,
-                                         const MeshSharding &sharding);
+                                         const MeshSharding &sharding,
+                                         bool allowUneven = false);
 
 /// The same for a tensor `op` produces, looking its mesh up from `op`.
 FailureOr<RankedTensorType> getLocalType(Operation *op, RankedTensorType global,
                                          const MeshSharding &sharding,
-                                         SymbolTableCollection &symbolTables);
+                                         SymbolTableCollection &symbolTables,
+                                         bool allowUneven = false);
 
 namespace detail {
 /// Default reduction kinds: `sum` for every reduction loop.
 SmallVector<ReductionKind> defaultReductionKinds(Operation *op);
 /// Clones `op` with `localOperands` and the per-device result types implied
-/// by `resultShardings`, and maps the results in `mapping`.
+/// by `resultShardings`, and maps the results in `mapping`. `allowUneven`:
+/// results may have pieces of different sizes (dynamic dimensions), for ops
+/// whose result sizes follow from their operands.
 LogicalResult spmdizeByCloning(Operation *op, ArrayRef<Value> localOperands,
                                ArrayRef<MeshSharding> resultShardings,
                                IRMapping &mapping,
                                SymbolTableCollection &symbolTables,
-                               OpBuilder &builder);
+                               OpBuilder &builder, bool allowUneven = false);
 } // namespace detail
 
 } // namespace mlir::mesh

@@ -146,8 +146,18 @@ def MeshSpmdization
     What is not supported gets an error naming it and fails the pass:
     several blocks in the function body, indirect calls and calls inside
     ops that run on whole tensors (with tensor operands or results),
-    dynamic shapes or meshes, shards whose
-    size differs between devices, resharding across meshes or with halos.
+    dynamic shapes or meshes, resharding across meshes, halos on shards of
+    different sizes.
+
+    Shards of different sizes (a dimension that does not divide over its
+    devices: the first `size % n` pieces get one element more; or
+    `sharded_dims_offsets`) have a dynamic size in the per-device type.
+    Elementwise and linalg ops run on them as they are; `tensor.empty`
+    takes its size from a table of the pieces at the device's in-group
+    index; resharding gathers such a dimension whole (each piece padded to
+    the largest, one `all_gather`, the pieces cut out and concatenated) and
+    cuts a device's piece out at its offset. Other ops (scf.if and call
+    results, constants, reshapes, pads, slices) need shards of one size.
 
     Cost: one walk over the ops; each resharding costs a few ops per
     dimension.

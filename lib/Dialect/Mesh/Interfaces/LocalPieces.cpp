@@ -1,0 +1,101 @@
+//===- LocalPieces.cpp - where a device's piece lies, as IR ---------------===//
+
+#include "meshsdy/Dialect/Mesh/Interfaces/LocalPieces.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::mesh;
+
+Value mlir::mesh::buildInGroupIndex(OpBuilder &builder, Location loc,
+                                    MeshOp mesh, ArrayRef<MeshAxis> meshAxes) {
+  SmallVector<Type> indexTypes(meshAxes.size(), builder.getIndexType());
+  auto coords = ProcessMultiIndexOp::create(
+      builder, loc, indexTypes,
+      FlatSymbolRefAttr::get(builder.getContext(), mesh.getSymName()),
+      builder.getDenseI16ArrayAttr(meshAxes));
+  Value index = arith::ConstantIndexOp::create(builder, loc, 0);
+  for (auto [axis, coord] : llvm::zip(meshAxes, coords.getResults())) {
+    Value size =
+        arith::ConstantIndexOp::create(builder, loc, mesh.getShape()[axis]);
+    index = arith::AddIOp::create(
+        builder, loc, arith::MulIOp::create(builder, loc, index, size), coord);
+  }
+  return index;
+}
+
+LogicalResult mlir::mesh::getPieces(RankedTensorType global, MeshOp mesh,
+                                    const MeshSharding &sharding, int64_t dim,
+                                    SmallVectorImpl<int64_t> &offsets,
+                                    SmallVectorImpl<int64_t> &sizes) {
+  ArrayRef<int64_t> meshShape = mesh.getShape();
+  ArrayRef<DimSplitAxes> split = sharding.getSplitAxes();
+  ArrayRef<MeshAxis> axes =
+      dim < static_cast<int64_t>(split.size()) ? ArrayRef<MeshAxis>(split[dim])
+                                               : ArrayRef<MeshAxis>();
+  int64_t count = 1;
+  for (MeshAxis axis : axes) {
+    if (axis < 0 || axis >= static_cast<int64_t>(meshShape.size()) ||
+        ShapedType::isDynamic(meshShape[axis]))
+      return failure();
+    count *= meshShape[axis];
+  }
+  offsets.clear();
+  sizes.clear();
+  int64_t offset = 0;
+  for (int64_t k = 0; k < count; ++k) {
+    // The device with in-group index `k` (row-major over `axes`), at
+    // coordinate 0 on the other axes.
+    SmallVector<int64_t> device(meshShape.size(), 0);
+    int64_t rest = k;
+    for (MeshAxis axis : llvm::reverse(axes)) {
+      device[axis] = rest % meshShape[axis];
+      rest /= meshShape[axis];
+    }
+    FailureOr<SmallVector<int64_t>> shape = getShardShapeForDevice(
+        global.getShape(), meshShape, sharding, device);
+    if (failed(shape) || ShapedType::isDynamic((*shape)[dim]))
+      return failure();
+    offsets.push_back(offset);
+    sizes.push_back((*shape)[dim]);
+    offset += (*shape)[dim];
+  }
+  return success();
+}
+
+bool mlir::mesh::hasUnevenPieces(RankedTensorType global, MeshOp mesh,
+                                 const MeshSharding &sharding) {
+  if (!sharding)
+    return false;
+  for (int64_t dim = 0; dim < global.getRank(); ++dim) {
+    SmallVector<int64_t> offsets, sizes;
+    if (succeeded(getPieces(global, mesh, sharding, dim, offsets, sizes)) &&
+        llvm::any_of(sizes, [&](int64_t s) { return s != sizes.front(); }))
+      return true;
+  }
+  return false;
+}
+
+FailureOr<std::pair<Value, Value>>
+mlir::mesh::buildLocalPiece(OpBuilder &builder, Location loc, MeshOp mesh,
+                            RankedTensorType global,
+                            const MeshSharding &sharding, int64_t dim) {
+  SmallVector<int64_t> offsets, sizes;
+  if (failed(getPieces(global, mesh, sharding, dim, offsets, sizes)))
+    return failure();
+  Value index = buildInGroupIndex(builder, loc, mesh,
+                                  sharding.getSplitAxes()[dim]);
+  auto lookup = [&](ArrayRef<int64_t> table) -> Value {
+    auto type = RankedTensorType::get({static_cast<int64_t>(table.size())},
+                                      builder.getIndexType());
+    Value values = arith::ConstantOp::create(
+        builder, loc, type,
+        DenseElementsAttr::get(
+            type, llvm::to_vector(llvm::map_range(table, [&](int64_t v) {
+                    return Attribute(builder.getIndexAttr(v));
+                  }))));
+    return tensor::ExtractOp::create(builder, loc, values, ValueRange{index});
+  };
+  return std::make_pair(lookup(offsets), lookup(sizes));
+}
