@@ -323,7 +323,8 @@ Spmdizer::annotatedResultTypes(Operation *op,
       continue;
     }
     FailureOr<RankedTensorType> local =
-        getLocalType(op, global, shardings.back(), symbolTables);
+        getLocalType(op, global, shardings.back(), symbolTables,
+                     /*allowUneven=*/true);
     if (failed(local))
       return failure();
     types.push_back(*local);
@@ -360,19 +361,24 @@ LogicalResult Spmdizer::rewriteIf(scf::IfOp branch) {
 }
 
 LogicalResult Spmdizer::rewriteCall(CallOpInterface call) {
-  // The callee is partitioned on its own; a function pass may not read it.
-  // The call site says what the callee's signature becomes: an operand
-  // annotated for users is passed in that sharding, any other replicated;
-  // a result is what its result annotation says (replicated without one).
-  // mesh-module-sharding-propagation writes these from the callee.
+  // A callee with a body is partitioned on its own; a function pass may not
+  // read it. The call site says what the callee's signature becomes: an
+  // operand annotated for users is passed in that sharding, any other
+  // replicated; a result is what its result annotation says (replicated
+  // without one). mesh-module-sharding-propagation writes these from the
+  // callee. A declaration keeps its signature: whole tensors in and out.
   Operation *op = call.getOperation();
-  if (!isa<SymbolRefAttr>(call.getCallableForCallee()) && hasTensors(op))
+  auto symbol = dyn_cast<SymbolRefAttr>(call.getCallableForCallee());
+  if (!symbol && hasTensors(op))
     return op->emitOpError("unsupported by mesh-spmdization: an indirect "
                            "call with tensor operands or results");
+  auto callee = dyn_cast_or_null<FunctionOpInterface>(
+      symbol ? symbolTables.lookupNearestSymbolFrom(op, symbol) : nullptr);
+  bool partitioned = callee && !callee.isExternal();
   SmallVector<Value> operands;
   for (Value operand : op->getOperands()) {
     auto shard = operand.getDefiningOp<ShardOp>();
-    MeshSharding wanted = shard && shard.getAnnotateForUsers()
+    MeshSharding wanted = partitioned && shard && shard.getAnnotateForUsers()
                               ? MeshSharding::get(shard.getSharding())
                               : MeshSharding();
     FailureOr<Value> local =
@@ -385,8 +391,12 @@ LogicalResult Spmdizer::rewriteCall(CallOpInterface call) {
   }
   SmallVector<MeshSharding, 4> shardings;
   SmallVector<Type> types;
-  if (failed(annotatedResultTypes(op, shardings, types)))
+  if (!partitioned) {
+    shardings.resize(op->getNumResults());
+    llvm::append_range(types, op->getResultTypes());
+  } else if (failed(annotatedResultTypes(op, shardings, types))) {
     return failure();
+  }
   Operation *newOp = builder.clone(*op, mapping);
   newOp->setOperands(operands);
   for (auto [result, newResult, type, sharding] :

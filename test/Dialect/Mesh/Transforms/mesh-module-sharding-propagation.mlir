@@ -58,3 +58,20 @@ func.func @caller(%a: tensor<8x4xf32>) -> (tensor<8x4xf32>, tensor<8x4xf32>, ten
   %r2 = func.call @external(%a_s) : (tensor<8x4xf32>) -> tensor<8x4xf32>
   return %r0, %r1, %r2 : tensor<8x4xf32>, tensor<8x4xf32>, tensor<8x4xf32>
 }
+
+// A declaration keeps its signature whatever the call site says: the
+// operand is gathered for it and its result sliced as annotated.
+// CHECK-LABEL: func.func @external_annotated
+// SPMD-LABEL: func.func @external_annotated
+// SPMD-SAME:    (%[[A:.*]]: tensor<2x4xf32>) -> tensor<2x4xf32>
+// SPMD-NEXT:    %[[G:.*]] = mesh.all_gather %[[A]] on @mesh_4 mesh_axes = [0] gather_axis = 0 : tensor<2x4xf32> -> tensor<8x4xf32>
+// SPMD-NEXT:    %[[R:.*]] = call @external(%[[G]]) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+// SPMD-NEXT:    %[[S:.*]] = mesh.all_slice %[[R]] on @mesh_4 mesh_axes = [0] slice_axis = 0 : tensor<8x4xf32> -> tensor<2x4xf32>
+// SPMD-NEXT:    return %[[S]]
+func.func @external_annotated(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s annotate_for_users : tensor<8x4xf32>
+  %r = func.call @external(%a_s) : (tensor<8x4xf32>) -> tensor<8x4xf32>
+  %r_s = mesh.shard %r to %s : tensor<8x4xf32>
+  return %r_s : tensor<8x4xf32>
+}

@@ -43,22 +43,6 @@ func.func @sharding_from_argument(%a: tensor<8xf32>, %s: !mesh.sharding) -> tens
 
 mesh.mesh @mesh_4(shape = 4)
 
-func.func private @callee(tensor<6xf32>) -> tensor<6xf32>
-
-// A call result is what its annotation says, and 6 elements do not split
-// evenly over 4 devices.
-func.func @call(%a: tensor<6xf32>) -> tensor<6xf32> {
-  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
-  // expected-error @+1 {{unsupported: dimension 0 of 'tensor<6xf32>' has no single per-device size under this sharding (uneven split, offsets or dynamic sizes)}}
-  %r = func.call @callee(%a) : (tensor<6xf32>) -> tensor<6xf32>
-  %r_s = mesh.shard %r to %s : tensor<6xf32>
-  return %r_s : tensor<6xf32>
-}
-
-// -----
-
-mesh.mesh @mesh_4(shape = 4)
-
 func.func private @split(%x: tensor<8xf32>) -> tensor<8xf32> {
   %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
   %x_s = mesh.shard %x to %s : tensor<8xf32>

@@ -178,3 +178,37 @@ func.func @two_uneven_dims(%a: tensor<6x5xf32>) -> tensor<6x5xf32> {
   %z = linalg.exp ins(%y_t : tensor<6x5xf32>) outs(%e2 : tensor<6x5xf32>) -> tensor<6x5xf32>
   return %z : tensor<6x5xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+func.func private @double(%x: tensor<6x4xf32>) -> tensor<6x4xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %x_s = mesh.shard %x to %s : tensor<6x4xf32>
+  %e = tensor.empty() : tensor<6x4xf32>
+  %y = linalg.add ins(%x_s, %x_s : tensor<6x4xf32>, tensor<6x4xf32>) outs(%e : tensor<6x4xf32>) -> tensor<6x4xf32>
+  return %y : tensor<6x4xf32>
+}
+
+// An uneven callee, and a branch over uneven values: dynamic types through
+// the call and the scf.if.
+// CHECK-LABEL: func.func private @double
+// CHECK-SAME:    (%{{.*}}: tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK-LABEL: func.func @uneven_call_and_branch
+// CHECK-SAME:    (%[[A:.*]]: tensor<?x4xf32>, %{{.*}}: i1) -> tensor<?x4xf32>
+// CHECK:         %[[R:.*]] = call @double(%[[A]]) : (tensor<?x4xf32>) -> tensor<?x4xf32>
+// CHECK-NEXT:    scf.if %{{.*}} -> (tensor<?x4xf32>) {
+// CHECK-NOT:     mesh.all
+// CHECK:         return
+func.func @uneven_call_and_branch(%a: tensor<6x4xf32>, %flag: i1) -> tensor<6x4xf32> {
+  %r = func.call @double(%a) : (tensor<6x4xf32>) -> tensor<6x4xf32>
+  %z = scf.if %flag -> tensor<6x4xf32> {
+    %e = tensor.empty() : tensor<6x4xf32>
+    %n = linalg.negf ins(%r : tensor<6x4xf32>) outs(%e : tensor<6x4xf32>) -> tensor<6x4xf32>
+    scf.yield %n : tensor<6x4xf32>
+  } else {
+    scf.yield %r : tensor<6x4xf32>
+  }
+  return %z : tensor<6x4xf32>
+}

@@ -141,7 +141,8 @@ def MeshSpmdization
       result annotations say: the callee, partitioned on its own, must have
       that signature. `mesh-module-sharding-propagation` writes such
       annotations from the callee; call sites annotated otherwise give
-      calls that no longer match their callee.
+      calls that no longer match their callee. A call to a declaration
+      passes and receives whole tensors, resharded as its annotations say.
 
     What is not supported gets an error naming it and fails the pass:
     several blocks in the function body, indirect calls and calls inside
@@ -156,8 +157,9 @@ def MeshSpmdization
     takes its size from a table of the pieces at the device's in-group
     index; resharding gathers such a dimension whole (each piece padded to
     the largest, one `all_gather`, the pieces cut out and concatenated) and
-    cuts a device's piece out at its offset. Other ops (scf.if and call
-    results, constants, reshapes, pads, slices) need shards of one size.
+    cuts a device's piece out at its offset; scf.for, scf.if and calls carry
+    them. Other ops (constants, reshapes, pads, slices) need shards of one
+    size.
 
     Cost: one walk over the ops; each resharding costs a few ops per
     dimension.
