@@ -55,13 +55,15 @@ LogicalResult mlir::mesh::getPieces(RankedTensorType global, MeshOp mesh,
     }
     FailureOr<SmallVector<int64_t>> shape = getShardShapeForDevice(
         global.getShape(), meshShape, sharding, device);
-    if (failed(shape) || ShapedType::isDynamic((*shape)[dim]))
+    if (failed(shape) || ShapedType::isDynamic((*shape)[dim]) ||
+        (*shape)[dim] < 0)
       return failure();
     offsets.push_back(offset);
     sizes.push_back((*shape)[dim]);
     offset += (*shape)[dim];
   }
-  return success();
+  // Offsets that do not cover the dimension exactly describe no tensor.
+  return success(global.isDynamicDim(dim) || offset == global.getDimSize(dim));
 }
 
 bool mlir::mesh::hasUnevenPieces(RankedTensorType global, MeshOp mesh,
@@ -82,7 +84,8 @@ mlir::mesh::buildLocalPiece(OpBuilder &builder, Location loc, MeshOp mesh,
                             RankedTensorType global,
                             const MeshSharding &sharding, int64_t dim) {
   SmallVector<int64_t> offsets, sizes;
-  if (failed(getPieces(global, mesh, sharding, dim, offsets, sizes)))
+  if (dim >= static_cast<int64_t>(sharding.getSplitAxes().size()) ||
+      failed(getPieces(global, mesh, sharding, dim, offsets, sizes)))
     return failure();
   Value index = buildInGroupIndex(builder, loc, mesh,
                                   sharding.getSplitAxes()[dim]);

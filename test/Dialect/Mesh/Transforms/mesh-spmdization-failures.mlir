@@ -103,3 +103,15 @@ func.func @uneven_init_of_split_reduction(%a: tensor<6x8xf32>, %init: tensor<6xf
     }
   return %r : tensor<6xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// Offsets whose pieces add up to 9 elements describe no 6-element tensor.
+// expected-error @+1 {{unsupported: dimension 0 of 'tensor<6xf32>' has no single per-device size under this sharding (uneven split, offsets or dynamic sizes)}}
+func.func @offsets_past_the_end(%a: tensor<6xf32>) -> tensor<6xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] sharded_dims_offsets = [0, 1, 2, 3, 9] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<6xf32>
+  return %a_s : tensor<6xf32>
+}
