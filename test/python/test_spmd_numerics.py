@@ -110,6 +110,7 @@ def programs(draw: st.DrawFn, n: int = N) -> str:
         "  %c2 = arith.constant 2 : index",
     ]
     counter = 0
+    callees: list[str] = []
 
     def fresh() -> str:
         nonlocal counter
@@ -125,7 +126,7 @@ def programs(draw: st.DrawFn, n: int = N) -> str:
     args = [annotate(f"%arg{i}", False) if draw(st.booleans()) or i == 0 else f"%arg{i}" for i in range(n_weights + 1)]
     cur = args[0]
     for _ in range(draw(st.integers(1, 5))):
-        kind = draw(st.sampled_from(["tanh", "add", "matmul", "reduce", "transpose", "reshard", "loop"]))
+        kind = draw(st.sampled_from(["tanh", "add", "matmul", "reduce", "transpose", "reshard", "loop", "call"]))
         out = fresh()
         if kind == "tanh":
             lines.append(f"  {out} = math.tanh {cur} : {tensor}")
@@ -162,6 +163,18 @@ def programs(draw: st.DrawFn, n: int = N) -> str:
                 f"    {u} = arith.addf {t}, {other} : {tensor}\n"
                 f"    scf.yield {u} : {tensor}\n  }}"
             )
+        elif kind == "call":
+            # A private callee, sharded by its own annotation or not at all.
+            name = f"@g{counter}"
+            body = [f"func.func private {name}(%x: {tensor}) -> {tensor} {{"]
+            x = "%x"
+            if draw(st.booleans()):
+                body.append(f"  %s = mesh.sharding @mesh split_axes = {draw(shardings(2, mesh))} : !mesh.sharding")
+                body.append(f"  %xs = mesh.shard %x to %s : {tensor}")
+                x = "%xs"
+            body += [f"  %y = math.tanh {x} : {tensor}", f"  return %y : {tensor}", "}"]
+            callees.append("\n".join(body))
+            lines.append(f"  {out} = func.call {name}({cur}) : ({tensor}) -> {tensor}")
         else:
             # A user asks for another sharding; a consumer follows, since two
             # operand annotations in a row are undefined.
@@ -169,7 +182,7 @@ def programs(draw: st.DrawFn, n: int = N) -> str:
         cur = out
     lines.append(f"  return {cur} : {tensor}")
     lines.append("}")
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines + callees) + "\n"
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
