@@ -70,7 +70,7 @@ struct FilledShardingModel
       auto global = cast<RankedTensorType>(op->getResult(0).getType());
       MeshOp mesh = sharding ? getMesh(op, sharding.getMeshAttr(), symbolTables)
                              : MeshOp();
-      if (mesh && hasUnevenPieces(global, mesh, sharding)) {
+      if (mesh && !getUnevenDims(global, mesh, sharding).empty()) {
         FailureOr<RankedTensorType> local =
             getLocalType(op, global, sharding, symbolTables,
                          /*allowUneven=*/true);

@@ -66,17 +66,19 @@ LogicalResult mlir::mesh::getPieces(RankedTensorType global, MeshOp mesh,
   return success(global.isDynamicDim(dim) || offset == global.getDimSize(dim));
 }
 
-bool mlir::mesh::hasUnevenPieces(RankedTensorType global, MeshOp mesh,
-                                 const MeshSharding &sharding) {
+SmallVector<int64_t> mlir::mesh::getUnevenDims(RankedTensorType global,
+                                               MeshOp mesh,
+                                               const MeshSharding &sharding) {
+  SmallVector<int64_t> dims;
   if (!sharding)
-    return false;
+    return dims;
   for (int64_t dim = 0; dim < global.getRank(); ++dim) {
     SmallVector<int64_t> offsets, sizes;
     if (succeeded(getPieces(global, mesh, sharding, dim, offsets, sizes)) &&
         llvm::any_of(sizes, [&](int64_t s) { return s != sizes.front(); }))
-      return true;
+      dims.push_back(dim);
   }
-  return false;
+  return dims;
 }
 
 FailureOr<std::pair<Value, Value>>

@@ -109,21 +109,6 @@ FailureOr<Value> addHalos(OpBuilder &builder, Location loc, MeshOp mesh,
       .getResult();
 }
 
-/// Dimensions of `global` whose pieces under `sharding` differ in size.
-SmallVector<int64_t> unevenDims(RankedTensorType global, MeshOp mesh,
-                                const MeshSharding &sharding) {
-  SmallVector<int64_t> dims;
-  if (!sharding)
-    return dims;
-  for (int64_t dim = 0; dim < global.getRank(); ++dim) {
-    SmallVector<int64_t> offsets, sizes;
-    if (succeeded(getPieces(global, mesh, sharding, dim, offsets, sizes)) &&
-        llvm::any_of(sizes, [&](int64_t s) { return s != sizes.front(); }))
-      dims.push_back(dim);
-  }
-  return dims;
-}
-
 /// `sharding` without split axes on `dims`, and without offsets.
 MeshSharding withoutDims(const MeshSharding &sharding,
                          ArrayRef<int64_t> dims) {
@@ -260,8 +245,8 @@ FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
     return emitError(loc)
            << "unsupported by mesh-spmdization: resharding between meshes";
   // Pieces of different sizes (offsets, sizes that do not divide).
-  SmallVector<int64_t> unevenFrom = unevenDims(global, mesh, from);
-  SmallVector<int64_t> unevenTo = unevenDims(global, mesh, to);
+  SmallVector<int64_t> unevenFrom = getUnevenDims(global, mesh, from);
+  SmallVector<int64_t> unevenTo = getUnevenDims(global, mesh, to);
   if (!unevenFrom.empty() || !unevenTo.empty()) {
     if (hasHalos(from) || hasHalos(to))
       return emitError(loc) << "unsupported by mesh-spmdization: halos on "

@@ -76,6 +76,13 @@ private:
   /// The per-device value of `value` in sharding `wanted` (null: replicated).
   FailureOr<Value> localAs(Value value, const MeshSharding &wanted,
                            Location loc);
+  /// localAs for a tensor; any other value is used as it is.
+  FailureOr<Value> localOrSame(Value value, const MeshSharding &wanted,
+                               Location loc) {
+    if (isa<RankedTensorType>(value.getType()))
+      return localAs(value, wanted, loc);
+    return mapping.lookupOrDefault(value);
+  }
   RankedTensorType globalType(Value value) const {
     auto it = argTypes.find(value);
     return it != argTypes.end() ? it->second
@@ -205,9 +212,7 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
   for (auto [i, operand] : llvm::enumerate(operation->getOperands())) {
     MeshSharding needed = MeshSharding(mesh, loops.project(maps[i]));
     FailureOr<Value> local =
-        isa<RankedTensorType>(operand.getType())
-            ? localAs(operand, needed, operation->getLoc())
-            : FailureOr<Value>(mapping.lookupOrDefault(operand));
+        localOrSame(operand, needed, operation->getLoc());
     if (failed(local))
       return failure();
     localOperands.push_back(*local);
@@ -261,9 +266,7 @@ LogicalResult Spmdizer::rewriteRegionBody(Block &from, Block &to,
   for (auto [value, sharding] :
        llvm::zip(terminator->getOperands(), shardings)) {
     FailureOr<Value> local =
-        isa<RankedTensorType>(value.getType())
-            ? localAs(value, sharding, terminator->getLoc())
-            : FailureOr<Value>(mapping.lookupOrDefault(value));
+        localOrSame(value, sharding, terminator->getLoc());
     if (failed(local))
       return failure();
     yielded.push_back(*local);
@@ -279,9 +282,7 @@ LogicalResult Spmdizer::rewriteLoop(scf::ForOp loop) {
   for (auto [init, result] : llvm::zip(loop.getInitArgs(), loop.getResults())) {
     shardings.push_back(getResultAnnotation(result));
     FailureOr<Value> local =
-        isa<RankedTensorType>(init.getType())
-            ? localAs(init, shardings.back(), loop.getLoc())
-            : FailureOr<Value>(mapping.lookupOrDefault(init));
+        localOrSame(init, shardings.back(), loop.getLoc());
     if (failed(local))
       return failure();
     inits.push_back(*local);
@@ -382,9 +383,7 @@ LogicalResult Spmdizer::rewriteCall(CallOpInterface call) {
                               ? MeshSharding::get(shard.getSharding())
                               : MeshSharding();
     FailureOr<Value> local =
-        isa<RankedTensorType>(operand.getType())
-            ? localAs(operand, wanted, op->getLoc())
-            : FailureOr<Value>(mapping.lookupOrDefault(operand));
+        localOrSame(operand, wanted, op->getLoc());
     if (failed(local))
       return failure();
     operands.push_back(*local);
@@ -438,9 +437,7 @@ LogicalResult Spmdizer::rewrite(Operation *op) {
     SmallVector<Value> results;
     for (Value operand : op->getOperands()) {
       FailureOr<Value> local =
-          isa<RankedTensorType>(operand.getType())
-              ? localAs(operand, getAnnotatedSharding(operand), op->getLoc())
-              : FailureOr<Value>(mapping.lookupOrDefault(operand));
+          localOrSame(operand, getAnnotatedSharding(operand), op->getLoc());
       if (failed(local))
         return failure();
       results.push_back(*local);

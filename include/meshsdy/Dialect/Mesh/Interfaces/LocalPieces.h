@@ -30,10 +30,10 @@ LogicalResult getPieces(RankedTensorType global, MeshOp mesh,
                         SmallVectorImpl<int64_t> &offsets,
                         SmallVectorImpl<int64_t> &sizes);
 
-/// True if some dimension of `global` has pieces of different sizes under
-/// `sharding` (with offsets, or a size that does not divide evenly).
-bool hasUnevenPieces(RankedTensorType global, MeshOp mesh,
-                     const MeshSharding &sharding);
+/// The dimensions of `global` whose pieces under `sharding` differ in size
+/// (offsets, or a size that does not divide evenly).
+SmallVector<int64_t> getUnevenDims(RankedTensorType global, MeshOp mesh,
+                                   const MeshSharding &sharding);
 
 /// The running device's piece of dimension `dim` (offset, size), as index
 /// values: a lookup of `getPieces` at the device's in-group index.
