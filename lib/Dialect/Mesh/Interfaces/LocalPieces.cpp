@@ -72,7 +72,13 @@ SmallVector<int64_t> mlir::mesh::getUnevenDims(RankedTensorType global,
   SmallVector<int64_t> dims;
   if (!sharding)
     return dims;
+  // Only dimensions without one static shard size can be uneven: checking
+  // that first keeps the common, even case cheap.
+  SmallVector<int64_t> shape =
+      getShardShape(global.getShape(), mesh.getShape(), sharding);
   for (int64_t dim = 0; dim < global.getRank(); ++dim) {
+    if (!ShapedType::isDynamic(shape[dim]))
+      continue;
     SmallVector<int64_t> offsets, sizes;
     if (succeeded(getPieces(global, mesh, sharding, dim, offsets, sizes)) &&
         llvm::any_of(sizes, [&](int64_t s) { return s != sizes.front(); }))

@@ -12,6 +12,7 @@
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
 #include "ShardingPropagation.h"
 
+#include "AddressOrderInfo.h"
 #include "Interner.h"
 #include "ShardingAnnotations.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
@@ -135,8 +136,8 @@ private:
   deriveForOp(Operation *op, const LoopModel &model);
 
   FunctionOpInterface func;
-  DenseMap<Value, ValueInfo> info;
-  DenseMap<Operation *, OpState> states;
+  DenseMap<Value, ValueInfo, ValueAddressInfo> info;
+  DenseMap<Operation *, OpState, OpAddressInfo> states;
   /// The ops of the function, in program order (pre-order).
   SmallVector<std::pair<Operation *, OpState *>> order;
   Interner<SplitAxes, hashSplitAxes> splitAxesPool;
