@@ -107,6 +107,23 @@ SmallVector<ReductionKind> mlir::mesh::detail::defaultReductionKinds(
       ReductionKind::Sum);
 }
 
+ReductionKind mlir::mesh::getPartialReductionKind(
+    ShardingInterface op, const LoopSharding &loops,
+    ArrayRef<utils::IteratorType> iterators) {
+  if (loops.reductionAxes(iterators).empty())
+    return ReductionKind::Sum;
+  SmallVector<ReductionKind> kinds = op.getReductionLoopIteratorKinds();
+  unsigned r = 0; // Index among the reduction loops.
+  for (auto [loop, type] : llvm::enumerate(iterators)) {
+    if (type != utils::IteratorType::reduction)
+      continue;
+    if (loop < loops.loopAxes.size() && !loops.loopAxes[loop].empty())
+      return r < kinds.size() ? kinds[r] : ReductionKind::Sum;
+    ++r;
+  }
+  return ReductionKind::Sum;
+}
+
 FailureOr<RankedTensorType>
 mlir::mesh::getLocalType(Location loc, RankedTensorType global, MeshOp mesh,
                          const MeshSharding &sharding, bool allowUneven) {

@@ -450,21 +450,8 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
     // Results: what the op produces, partial over its split reductions.
     ArrayRef<utils::IteratorType> iterators = decision.model->iterators;
     DimSplitAxes partialAxes = loops.reductionAxes(iterators);
-    ReductionKind partialType = ReductionKind::Sum;
-    if (!partialAxes.empty()) {
-      SmallVector<ReductionKind> kinds =
-          ShardingInterface(decision.op).getReductionLoopIteratorKinds();
-      unsigned r = 0;
-      for (auto [loop, type] : llvm::enumerate(iterators)) {
-        if (type != utils::IteratorType::reduction)
-          continue;
-        if (!loops.loopAxes[loop].empty() && r < kinds.size()) {
-          partialType = kinds[r];
-          break;
-        }
-        ++r;
-      }
-    }
+    ReductionKind partialType = getPartialReductionKind(
+        ShardingInterface(decision.op), loops, iterators);
     for (OpResult result : op->getResults()) {
       AffineMap map = maps[op->getNumOperands() + result.getResultNumber()];
       annotateValue(result, MeshSharding(mesh, loops.project(map), partialAxes,

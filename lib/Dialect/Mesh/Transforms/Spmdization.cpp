@@ -106,6 +106,16 @@ private:
   void hold(Value value, const MeshSharding &sharding) {
     held[value] = shardings.intern(sharding);
   }
+  /// Maps `results` to `newResults`, held in `shardings`.
+  void mapResults(ValueRange results, ValueRange newResults,
+                  ArrayRef<MeshSharding> shardings) {
+    for (auto [result, newResult, sharding] :
+         llvm::zip(results, newResults, shardings)) {
+      mapping.map(result, newResult);
+      if (sharding)
+        hold(result, sharding);
+    }
+  }
   /// Interned: most values share a few shardings.
   DenseMap<Value, const MeshSharding *> held;
   Interner<MeshSharding, hashMeshSharding> shardings;
@@ -220,20 +230,7 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
   }
 
   DimSplitAxes partial = loops.reductionAxes(iterators);
-  ReductionKind kind = ReductionKind::Sum;
-  if (!partial.empty()) {
-    SmallVector<ReductionKind> kinds = op.getReductionLoopIteratorKinds();
-    unsigned r = 0;
-    for (auto [loop, type] : llvm::enumerate(iterators)) {
-      if (type != utils::IteratorType::reduction)
-        continue;
-      if (!loops.loopAxes[loop].empty() && r < kinds.size()) {
-        kind = kinds[r];
-        break;
-      }
-      ++r;
-    }
-  }
+  ReductionKind kind = getPartialReductionKind(op, loops, iterators);
   SmallVector<MeshSharding, 4> resultShardings;
   for (OpResult result : operation->getResults())
     resultShardings.push_back(
@@ -303,12 +300,7 @@ LogicalResult Spmdizer::rewriteLoop(scf::ForOp loop) {
   if (failed(rewriteRegionBody(*loop.getBody(), *newLoop.getBody(),
                                shardings)))
     return failure();
-  for (auto [result, newResult, sharding] :
-       llvm::zip(loop.getResults(), newLoop.getResults(), shardings)) {
-    mapping.map(result, newResult);
-    if (sharding)
-      hold(result, sharding);
-  }
+  mapResults(loop.getResults(), newLoop.getResults(), shardings);
   return success();
 }
 
@@ -352,12 +344,7 @@ LogicalResult Spmdizer::rewriteIf(scf::IfOp branch) {
     if (failed(rewriteRegionBody(from.front(), block, shardings)))
       return failure();
   }
-  for (auto [result, newResult, sharding] :
-       llvm::zip(branch.getResults(), newBranch.getResults(), shardings)) {
-    mapping.map(result, newResult);
-    if (sharding)
-      hold(result, sharding);
-  }
+  mapResults(branch.getResults(), newBranch.getResults(), shardings);
   return success();
 }
 

@@ -56,6 +56,12 @@ LoopSharding deriveLoopSharding(unsigned numLoops, ArrayRef<AffineMap> maps,
                                 ArrayRef<unsigned> order,
                                 ArrayRef<bool> splittableLoops = {});
 
+/// The reduction results are partial in when `loops` splits reduction loops
+/// of `op`: the kind of the first split one (`sum` if none is split).
+ReductionKind getPartialReductionKind(ShardingInterface op,
+                                      const LoopSharding &loops,
+                                      ArrayRef<utils::IteratorType> iterators);
+
 /// Loops whose splitting is supported: parallel loops, and reduction loops
 /// whose kind can be completed by a collective (not `generic`).
 SmallVector<bool> getSplittableLoops(ShardingInterface op);
