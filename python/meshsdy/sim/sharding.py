@@ -39,7 +39,12 @@ class Sharding:
     mesh: str = ""
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "split_axes", tuple(tuple(int(a) for a in ax) for ax in self.split_axes))
+        split = [tuple(int(a) for a in ax) for ax in self.split_axes]
+        # Trailing empty entries split nothing: `[[0], []]` is `[[0]]` and
+        # `[[]]` (a scalar's sharding) is `[]`, as in C++ MeshSharding.
+        while split and not split[-1]:
+            split.pop()
+        object.__setattr__(self, "split_axes", tuple(split))
         object.__setattr__(self, "partial_axes", tuple(int(a) for a in self.partial_axes))
         object.__setattr__(self, "halo_sizes", tuple(int(h) for h in self.halo_sizes))
         object.__setattr__(
@@ -115,11 +120,7 @@ def _core_box(
 
 
 def _check_sharding(shape: Sequence[int], sharding: Sharding, mesh: Mesh) -> None:
-    # Trailing empty entries split nothing (`split_axes = [[]]` on a scalar).
-    split = list(sharding.split_axes)
-    while split and not split[-1]:
-        split.pop()
-    if len(split) > len(shape):
+    if len(sharding.split_axes) > len(shape):
         raise SimulationError(
             f"sharding has {len(sharding.split_axes)} split_axes entries for a tensor of rank {len(shape)}"
         )
