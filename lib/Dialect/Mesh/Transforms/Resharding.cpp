@@ -247,13 +247,24 @@ FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
   // Pieces of different sizes (offsets, sizes that do not divide).
   SmallVector<int64_t> unevenFrom = getUnevenDims(global, mesh, from);
   SmallVector<int64_t> unevenTo = getUnevenDims(global, mesh, to);
-  if (!unevenFrom.empty() || !unevenTo.empty()) {
-    if (hasHalos(from) || hasHalos(to))
-      return emitError(loc) << "unsupported by mesh-spmdization: halos on "
-                               "shards of different sizes";
+  bool uneven = !unevenFrom.empty() || !unevenTo.empty();
+  if (uneven && (hasHalos(from) || hasHalos(to)))
+    return emitError(loc) << "unsupported by mesh-spmdization: halos on "
+                             "shards of different sizes";
+  // A dimension split over the same axes on both sides, in the default
+  // pieces, keeps its pieces: it is neither gathered nor cut again.
+  auto keptAsIs = [&](int64_t dim) {
+    return from && to && from.getStaticShardedDimsOffsets().empty() &&
+           to.getStaticShardedDimsOffsets().empty() &&
+           dim < static_cast<int64_t>(from.getSplitAxes().size()) &&
+           dim < static_cast<int64_t>(to.getSplitAxes().size()) &&
+           from.getSplitAxes()[dim] == to.getSplitAxes()[dim];
+  };
+  llvm::erase_if(unevenFrom, keptAsIs);
+  llvm::erase_if(unevenTo, keptAsIs);
+  if (!unevenFrom.empty() || !unevenTo.empty())
     return reshardUneven(builder, loc, mesh, local, global, from, to,
                          unevenFrom, unevenTo);
-  }
   if ((from && !from.getStaticShardedDimsOffsets().empty()) ||
       (to && !to.getStaticShardedDimsOffsets().empty()))
     return emitError(loc) << "unsupported by mesh-spmdization: resharding "
@@ -287,7 +298,8 @@ FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
   };
   // Retypes `value` for the current state.
   auto localType = [&]() -> FailureOr<RankedTensorType> {
-    return getLocalType(loc, global, mesh, cur.toSharding(meshAttr));
+    return getLocalType(loc, global, mesh, cur.toSharding(meshAttr),
+                        /*allowUneven=*/uneven);
   };
 
   // 1. Complete the partial axes the target does not keep.

@@ -212,3 +212,27 @@ func.func @uneven_call_and_branch(%a: tensor<6x4xf32>, %flag: i1) -> tensor<6x4x
   }
   return %z : tensor<6x4xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4x2(shape = 4x2)
+
+// Rows in uneven pieces over axis 0 stay as they are while the columns are
+// gathered over axis 1: one all_gather, no padding.
+// CHECK-LABEL: func.func @kept_uneven_dim
+// CHECK-SAME:    (%{{.*}}: tensor<?x4xf32>) -> tensor<?x8xf32>
+// CHECK-NOT:     tensor.pad
+// CHECK:         mesh.all_gather %{{.*}} on @mesh_4x2 mesh_axes = [1] gather_axis = 1 : tensor<?x4xf32> -> tensor<?x8xf32>
+// CHECK-NOT:     tensor.concat
+// CHECK:         return
+func.func @kept_uneven_dim(%a: tensor<6x8xf32>) -> tensor<6x8xf32> {
+  %s = mesh.sharding @mesh_4x2 split_axes = [[0], [1]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<6x8xf32>
+  %e = tensor.empty() : tensor<6x8xf32>
+  %y = linalg.negf ins(%a_s : tensor<6x8xf32>) outs(%e : tensor<6x8xf32>) -> tensor<6x8xf32>
+  %t = mesh.sharding @mesh_4x2 split_axes = [[0]] : !mesh.sharding
+  %y_t = mesh.shard %y to %t annotate_for_users : tensor<6x8xf32>
+  %e2 = tensor.empty() : tensor<6x8xf32>
+  %z = linalg.exp ins(%y_t : tensor<6x8xf32>) outs(%e2 : tensor<6x8xf32>) -> tensor<6x8xf32>
+  return %z : tensor<6x8xf32>
+}
