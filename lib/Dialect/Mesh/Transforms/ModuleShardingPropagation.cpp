@@ -92,29 +92,53 @@ bool sameSharding(const MeshSharding &a, const MeshSharding &b) {
   return a == b;
 }
 
-/// Annotates the calls of `caller` with the boundary shardings of their
-/// (already propagated) callees.
+/// The shardings at a propagated function's boundary: its arguments' result
+/// annotations and those of the values it returns (null: replicated).
+/// Computed once per function: reading them per call would cost the
+/// number of uses of each argument at every call site.
+struct Boundary {
+  SmallVector<MeshSharding, 2> arguments;
+  SmallVector<MeshSharding, 1> results;
+};
+
+/// The boundary of `func` (one block, propagated), or failure if its body
+/// does not end in a terminator.
+FailureOr<Boundary> getBoundary(FunctionOpInterface func) {
+  Block &body = func.getFunctionBody().front();
+  if (body.empty() || !body.back().hasTrait<OpTrait::IsTerminator>())
+    return failure();
+  Boundary boundary;
+  for (BlockArgument arg : body.getArguments())
+    boundary.arguments.push_back(getResultAnnotation(arg));
+  for (Value returned : body.back().getOperands())
+    boundary.results.push_back(getAnnotatedSharding(returned));
+  return boundary;
+}
+
+/// Annotates the calls of `caller` with the boundaries of their (already
+/// propagated) callees.
 LogicalResult annotateCalls(FunctionOpInterface caller,
+                            const DenseMap<Operation *, Boundary> &boundaries,
                             SymbolTableCollection &symbols) {
   AnnotationBuilder annotations(caller);
   WalkResult result = caller.walk([&](CallOpInterface call) {
     FunctionOpInterface callee = definedCallee(call, symbols);
     if (!callee)
       return WalkResult::advance(); // Unknown body: whole tensors in and out.
-    Block &body = callee.getFunctionBody().front();
-    Operation *terminator = body.empty() ? nullptr : &body.back();
+    auto it = boundaries.find(callee);
     Operation *op = call.getOperation();
-    if (body.getNumArguments() != op->getNumOperands() || !terminator ||
-        !terminator->hasTrait<OpTrait::IsTerminator>() ||
-        terminator->getNumOperands() != op->getNumResults()) {
+    if (it == boundaries.end() ||
+        it->second.arguments.size() != op->getNumOperands() ||
+        it->second.results.size() != op->getNumResults()) {
       op->emitOpError("does not match the signature of its callee");
       return WalkResult::interrupt();
     }
+    const Boundary &boundary = it->second;
     for (OpOperand &operand : op->getOpOperands()) {
       if (!isa<RankedTensorType>(operand.get().getType()))
         continue;
-      MeshSharding needed =
-          getResultAnnotation(body.getArgument(operand.getOperandNumber()));
+      const MeshSharding &needed =
+          boundary.arguments[operand.getOperandNumber()];
       auto shard = operand.get().getDefiningOp<ShardOp>();
       if (shard && shard.getAnnotateForUsers()) {
         if (sameSharding(MeshSharding::get(shard.getSharding()), needed))
@@ -131,8 +155,7 @@ LogicalResult annotateCalls(FunctionOpInterface caller,
     for (OpResult result : op->getResults()) {
       if (!isa<RankedTensorType>(result.getType()))
         continue;
-      MeshSharding returned = getAnnotatedSharding(
-          terminator->getOperand(result.getResultNumber()));
+      const MeshSharding &returned = boundary.results[result.getResultNumber()];
       MeshSharding existing = getResultAnnotation(result);
       if (existing) {
         if (sameSharding(existing, returned))
@@ -158,6 +181,12 @@ struct MeshModuleShardingPropagationPass
 
   void runOnOperation() override {
     SymbolTableCollection symbols;
+    DenseMap<Operation *, Boundary> boundaries;
+    // Built here and kept for the function passes that follow
+    // (mesh-spmdization resolves callees through it); propagation adds no
+    // symbols.
+    (void)getAnalysis<SymbolTable>();
+    markAnalysesPreserved<SymbolTable>();
     FailureOr<SmallVector<FunctionOpInterface>> order =
         calleesFirst(getOperation(), symbols);
     if (failed(order))
@@ -168,11 +197,13 @@ struct MeshModuleShardingPropagationPass
                          "function body with several blocks");
         return signalPassFailure();
       }
-      if (failed(annotateCalls(func, symbols)))
+      if (failed(annotateCalls(func, boundaries, symbols)))
         return signalPassFailure();
       FailureOr<PropagationCounts> counts = propagateShardings(func, traversal);
       if (failed(counts))
         return signalPassFailure();
+      if (FailureOr<Boundary> boundary = getBoundary(func); succeeded(boundary))
+        boundaries[func] = std::move(*boundary);
       numAnnotations += counts->annotations;
       numReplicatedOps += counts->replicatedOps;
     }

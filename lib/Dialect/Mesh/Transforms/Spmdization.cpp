@@ -47,9 +47,12 @@ struct CreatedOps : public OpBuilder::Listener {
 
 class Spmdizer {
 public:
-  explicit Spmdizer(FunctionOpInterface func)
+  /// `moduleSymbols`: the symbol table of the function's parent, if a
+  /// module-level pass left it (resolving callees through it costs O(1);
+  /// without it each function scans the module).
+  Spmdizer(FunctionOpInterface func, const SymbolTable *moduleSymbols)
       : func(func), created(&func.getFunctionBody().front()),
-        builder(func.getContext(), &created) {}
+        builder(func.getContext(), &created), moduleSymbols(moduleSymbols) {}
 
   /// Rewrites the function; on failure, leaves it unchanged.
   LogicalResult run();
@@ -94,6 +97,7 @@ private:
   }
 
   FunctionOpInterface func;
+  const SymbolTable *moduleSymbols;
   CreatedOps created;
   OpBuilder builder;
   IRMapping mapping;
@@ -360,8 +364,13 @@ LogicalResult Spmdizer::rewriteCall(CallOpInterface call) {
   if (!symbol && hasTensors(op))
     return op->emitOpError("unsupported by mesh-spmdization: an indirect "
                            "call with tensor operands or results");
-  auto callee = dyn_cast_or_null<FunctionOpInterface>(
-      symbol ? symbolTables.lookupNearestSymbolFrom(op, symbol) : nullptr);
+  Operation *calleeOp = nullptr;
+  if (symbol && moduleSymbols && symbol.getNestedReferences().empty() &&
+      SymbolTable::getNearestSymbolTable(op) == func->getParentOp())
+    calleeOp = moduleSymbols->lookup(symbol.getRootReference());
+  else if (symbol)
+    calleeOp = symbolTables.lookupNearestSymbolFrom(op, symbol);
+  auto callee = dyn_cast_or_null<FunctionOpInterface>(calleeOp);
   bool partitioned = callee && !callee.isExternal();
   SmallVector<Value> operands;
   for (Value operand : op->getOperands()) {
@@ -518,7 +527,11 @@ struct MeshSpmdizationPass
     FunctionOpInterface func = getOperation();
     if (func.isExternal())
       return;
-    if (failed(Spmdizer(func).run()))
+    // Read-only, shared by the functions partitioned in parallel.
+    std::optional<std::reference_wrapper<SymbolTable>> symbols;
+    if (Operation *parent = func->getParentOp())
+      symbols = getCachedParentAnalysis<SymbolTable>(parent);
+    if (failed(Spmdizer(func, symbols ? &symbols->get() : nullptr).run()))
       signalPassFailure();
   }
 };
