@@ -47,8 +47,9 @@ LoopSharding mlir::mesh::deriveLoopSharding(
     ArrayRef<bool> splittableLoops) {
   LoopSharding sharding;
   sharding.loopAxes.resize(numLoops);
-  // Which loop holds each mesh axis; mesh axes are small integers.
-  DenseMap<MeshAxis, unsigned> owner;
+  // The mesh axes some loop holds already. Meshes have a few axes: a set
+  // held inline costs no allocation (this runs for every op visit).
+  llvm::SmallDenseSet<MeshAxis, 8> owned;
 
   for (unsigned tensor : order) {
     const SplitAxes *axes = tensorAxes[tensor];
@@ -70,8 +71,7 @@ LoopSharding mlir::mesh::deriveLoopSharding(
           !llvm::equal(ArrayRef(dimAxes).take_front(current.size()), current))
         continue;
       for (MeshAxis axis : ArrayRef(dimAxes).drop_front(current.size())) {
-        auto [it, inserted] = owner.try_emplace(axis, loop);
-        if (!inserted)
+        if (!owned.insert(axis).second)
           break;
         current.push_back(axis);
       }

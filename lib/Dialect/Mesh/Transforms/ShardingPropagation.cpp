@@ -20,6 +20,7 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/DenseSet.h"
+#include "llvm/ADT/PointerIntPair.h"
 
 #include <deque>
 
@@ -32,6 +33,25 @@ using namespace mlir;
 using namespace mlir::mesh;
 
 namespace {
+
+/// Asks the cache for the memory of `op` that visiting it reads: its
+/// results (stored before it), its fields and its first operands. The passes
+/// read the ops of a large function from memory, not from the caches; the
+/// sweeps over arrays of ops ask a few ops ahead, which hides that latency.
+inline void prefetchOp(const Operation *op) {
+#if defined(__GNUC__)
+  const char *base = reinterpret_cast<const char *>(op);
+  __builtin_prefetch(base - 64);
+  __builtin_prefetch(base);
+  __builtin_prefetch(base + 64);
+  __builtin_prefetch(base + 128);
+#else
+  (void)op;
+#endif
+}
+
+/// How many ops ahead a sweep prefetches.
+constexpr size_t kPrefetchDistance = 8;
 
 /// Which side of an op a propagation phase may update.
 enum class Direction { Forward, Backward };
@@ -66,17 +86,44 @@ size_t hashLoopModel(const LoopModel &model) {
                             llvm::hash_combine_range(model.splittable));
 }
 
-/// What propagation knows of one tensor value: a mesh (null while nothing is
-/// known) and the split axes of each dimension (interned; set with the
-/// mesh). User annotations are fixed.
-struct ValueInfo {
+/// A sharding as propagation sees it: a mesh and the split axes of each
+/// dimension.
+struct Known {
   FlatSymbolRefAttr mesh;
-  const SplitAxes *axes = nullptr;
-  bool fixed = false;
+  const SplitAxes *axes; // interned
 
+  bool operator==(const Known &rhs) const {
+    return mesh == rhs.mesh && axes == rhs.axes;
+  }
+};
+
+size_t hashKnown(const Known &known) {
+  return llvm::hash_combine(known.mesh.getAsOpaquePointer(), known.axes);
+}
+
+/// What propagation knows of one tensor value: nothing yet, or an interned
+/// Known. User annotations are fixed. One word per value: past the caches,
+/// the cost of propagation grows with the size of its tables.
+class ValueInfo {
+public:
+  ValueInfo() = default;
+  ValueInfo(const Known *known, bool fixed) : data(known, fixed) {}
+
+  FlatSymbolRefAttr getMesh() const {
+    return data.getPointer() ? data.getPointer()->mesh : FlatSymbolRefAttr();
+  }
+  /// Null while nothing is known.
+  const SplitAxes *getSplitAxes() const {
+    return data.getPointer() ? data.getPointer()->axes : nullptr;
+  }
   ArrayRef<DimSplitAxes> getAxes() const {
+    const SplitAxes *axes = getSplitAxes();
     return axes ? ArrayRef<DimSplitAxes>(*axes) : ArrayRef<DimSplitAxes>();
   }
+  bool isFixed() const { return data.getInt(); }
+
+private:
+  llvm::PointerIntPair<const Known *, 1, bool> data;
 };
 
 class Propagation {
@@ -94,10 +141,22 @@ public:
 private:
   /// Per op: its model, once queried, and whether it is in the worklist.
   /// One entry per op, all made up front, so that pointers to them stay.
-  struct OpState {
-    const LoopModel *model = nullptr;
-    bool modelKnown = false;
-    bool queued = false;
+  /// One word, like ValueInfo.
+  class OpState {
+  public:
+    bool isModelKnown() const { return data.getInt() & ModelKnown; }
+    const LoopModel *getModel() const { return data.getPointer(); }
+    void setModel(const LoopModel *model) {
+      data.setPointerAndInt(model, data.getInt() | ModelKnown);
+    }
+    bool isQueued() const { return data.getInt() & Queued; }
+    void setQueued(bool queued) {
+      data.setInt(queued ? data.getInt() | Queued : data.getInt() & ~Queued);
+    }
+
+  private:
+    enum : unsigned { ModelKnown = 1, Queued = 2 };
+    llvm::PointerIntPair<const LoopModel *, 2, unsigned> data;
   };
   void push(Operation *op) {
     auto it = states.find(op);
@@ -105,9 +164,9 @@ private:
       push(op, it->second);
   }
   void push(Operation *op, OpState &state) {
-    if (state.queued)
+    if (state.isQueued())
       return;
-    state.queued = true;
+    state.setQueued(true);
     worklist.emplace_back(op, &state);
   }
   void changed(Value value) {
@@ -129,7 +188,6 @@ private:
   /// The model of `op`, or null if it has none that covers its operands and
   /// results.
   const LoopModel *modelOf(Operation *op, OpState &state);
-  const LoopModel *modelOf(Operation *op) { return modelOf(op, states[op]); }
   /// The loop sharding of `op` from what is known of its tensors, and the
   /// mesh they share (null if none is known).
   std::pair<LoopSharding, FlatSymbolRefAttr>
@@ -138,41 +196,72 @@ private:
   FunctionOpInterface func;
   DenseMap<Value, ValueInfo, ValueAddressInfo> info;
   DenseMap<Operation *, OpState, OpAddressInfo> states;
-  /// The ops of the function, in program order (pre-order).
+  /// Collects the ops nested in `parent`, except those in the regions of ops
+  /// with a sharding model: those regions compute on elements, not tensors
+  /// (in linalg code, half of all ops).
+  void collect(Operation *parent);
+  /// The ops of the function, in program order (pre-order), collected once:
+  /// the passes then sweep arrays, not the IR's linked lists.
   SmallVector<std::pair<Operation *, OpState *>> order;
+  /// Indices into `order`, in post-order (nested ops before their parent).
+  SmallVector<unsigned> postOrder;
+  SmallVector<ShardOp> shardOps;
+  /// In post-order.
+  SmallVector<scf::ForOp> forOps;
   Interner<SplitAxes, hashSplitAxes> splitAxesPool;
+  Interner<Known, hashKnown> knownPool;
+  const Known *intern(FlatSymbolRefAttr mesh, SplitAxes axes) {
+    return knownPool.intern({mesh, splitAxesPool.intern(std::move(axes))});
+  }
   Interner<LoopModel, hashLoopModel> modelPool;
   Interner<LoopSharding, hashLoopSharding> loopShardings;
   std::deque<std::pair<Operation *, OpState *>> worklist;
 };
 
+void Propagation::collect(Operation *parent) {
+  for (Region &region : parent->getRegions())
+    for (Block &block : region)
+      for (Operation &op : block) {
+        unsigned index = order.size();
+        order.emplace_back(&op, nullptr);
+        if (auto shard = dyn_cast<ShardOp>(op))
+          shardOps.push_back(shard);
+        if (!isa<ShardingInterface>(op))
+          collect(&op);
+        if (auto loop = dyn_cast<scf::ForOp>(op))
+          forOps.push_back(loop);
+        postOrder.push_back(index);
+      }
+}
+
 LogicalResult Propagation::absorbAnnotations() {
-  func.walk<WalkOrder::PreOrder>([&](Operation *op) {
-    if (op != func.getOperation())
-      order.emplace_back(op, nullptr);
-  });
+  collect(func);
   states.reserve(order.size());
-  for (auto &[op, state] : order)
+  size_t numValues = func.getNumArguments();
+  for (auto &[op, state] : order) {
     state = &states[op];
-  WalkResult result = func.walk([&](ShardOp shard) {
+    numValues += op->getNumResults();
+  }
+  // Every value gets an entry, most of them in the first phase: growing the
+  // table meanwhile would rehash it several times.
+  info.reserve(numValues);
+  for (ShardOp shard : shardOps) {
     MeshSharding sharding = MeshSharding::get(shard.getSharding());
-    if (!sharding) {
-      shard.emitOpError("unsupported by mesh-sharding-propagation: the "
-                        "sharding must be defined by a mesh.sharding op");
-      return WalkResult::interrupt();
-    }
+    if (!sharding)
+      return shard.emitOpError("unsupported by mesh-sharding-propagation: "
+                               "the sharding must be defined by a "
+                               "mesh.sharding op");
     SplitAxes axes;
     for (ArrayRef<MeshAxis> dim : sharding.getSplitAxes())
       axes.push_back(DimSplitAxes(dim));
-    ValueInfo fixed{sharding.getMeshAttr(),
-                    splitAxesPool.intern(std::move(axes)), /*fixed=*/true};
+    ValueInfo fixed(intern(sharding.getMeshAttr(), std::move(axes)),
+                    /*fixed=*/true);
     info[shard.getResult()] = fixed;
     // A result annotation fixes the sharding of the annotated value itself.
     if (!shard.getAnnotateForUsers())
       info.try_emplace(shard.getSrc(), fixed);
-    return WalkResult::advance();
-  });
-  return failure(result.wasInterrupted());
+  }
+  return success();
 }
 
 void Propagation::extend(Value value, FlatSymbolRefAttr mesh,
@@ -180,7 +269,7 @@ void Propagation::extend(Value value, FlatSymbolRefAttr mesh,
   if (!isa<RankedTensorType>(value.getType()) || !mesh)
     return;
   ValueInfo &current = info[value];
-  if (current.fixed || (current.mesh && current.mesh != mesh))
+  if (current.isFixed() || (current.getMesh() && current.getMesh() != mesh))
     return;
   // A dimension can grow if `axes` lists more axes there, starting with the
   // ones it has. Most visits change nothing: check before copying.
@@ -219,14 +308,13 @@ void Propagation::extend(Value value, FlatSymbolRefAttr mesh,
     return;
   while (!grown.empty() && grown.back().empty())
     grown.pop_back();
-  current.axes = splitAxesPool.intern(std::move(grown));
-  current.mesh = mesh;
+  current = ValueInfo(intern(mesh, std::move(grown)), /*fixed=*/false);
   changed(value);
 }
 
 const LoopModel *Propagation::modelOf(Operation *op, OpState &state) {
-  if (state.modelKnown)
-    return state.model;
+  if (state.isModelKnown())
+    return state.getModel();
   const LoopModel *model = nullptr;
   if (auto sharded = dyn_cast<ShardingInterface>(op)) {
     LoopModel candidate{sharded.getIndexingMaps(),
@@ -236,8 +324,7 @@ const LoopModel *Propagation::modelOf(Operation *op, OpState &state) {
       model = modelPool.intern(std::move(candidate));
     }
   }
-  state.model = model;
-  state.modelKnown = true;
+  state.setModel(model);
   return model;
 }
 
@@ -251,14 +338,14 @@ Propagation::deriveForOp(Operation *operation, const LoopModel &model) {
   SmallVector<unsigned> fixedFirst, others;
   for (auto [i, value] : llvm::enumerate(tensors)) {
     auto it = info.find(value);
-    if (it == info.end() || !it->second.mesh)
+    if (it == info.end() || !it->second.getMesh())
       continue;
     if (!mesh)
-      mesh = it->second.mesh;
-    if (it->second.mesh != mesh)
+      mesh = it->second.getMesh();
+    if (it->second.getMesh() != mesh)
       continue; // Tensors on another mesh say nothing about this one.
-    axes[i] = it->second.axes;
-    (it->second.fixed ? fixedFirst : others).push_back(i);
+    axes[i] = it->second.getSplitAxes();
+    (it->second.isFixed() ? fixedFirst : others).push_back(i);
   }
   llvm::append_range(fixedFirst, others);
   LoopSharding loops = deriveLoopSharding(model.iterators.size(), model.maps,
@@ -270,16 +357,16 @@ void Propagation::unify(ArrayRef<Value> values) {
   const ValueInfo *known = nullptr;
   for (Value value : values) {
     auto it = info.find(value);
-    if (it == info.end() || !it->second.mesh)
+    if (it == info.end() || !it->second.getMesh())
       continue;
-    if (!known || (it->second.fixed && !known->fixed))
+    if (!known || (it->second.isFixed() && !known->isFixed()))
       known = &it->second;
   }
   if (!known)
     return;
   ValueInfo copy = *known; // `extend` may grow the map.
   for (Value value : values)
-    extend(value, copy.mesh, copy.getAxes());
+    extend(value, copy.getMesh(), copy.getAxes());
 }
 
 void Propagation::visit(Operation *op, OpState &state, Direction direction) {
@@ -309,9 +396,9 @@ void Propagation::visit(Operation *op, OpState &state, Direction direction) {
     Value to = direction == Direction::Forward ? shard.getResult()
                                                : shard.getSrc();
     auto it = info.find(from);
-    if (it != info.end() && it->second.mesh) {
+    if (it != info.end() && it->second.getMesh()) {
       ValueInfo known = it->second;
-      extend(to, known.mesh, known.getAxes());
+      extend(to, known.getMesh(), known.getAxes());
     }
     return;
   }
@@ -335,14 +422,27 @@ void Propagation::visit(Operation *op, OpState &state, Direction direction) {
 }
 
 void Propagation::run(Direction direction) {
-  // Program order first, so that the result does not depend on hashing.
+  // Every op once in program order, so that the result does not depend on
+  // hashing, then the ones whose tensors changed after their visit. All are
+  // queued for the first sweep: pushing an op it has yet to visit does
+  // nothing.
   worklist.clear();
   for (auto [op, state] : order)
-    push(op, *state);
+    state->setQueued(true);
+  bool reverse = direction == Direction::Backward;
+  for (size_t i = 0, e = order.size(); i < e; ++i) {
+    if (i + kPrefetchDistance < e)
+      prefetchOp(order[reverse ? e - 1 - i - kPrefetchDistance
+                               : i + kPrefetchDistance]
+                     .first);
+    auto [op, state] = order[reverse ? e - 1 - i : i];
+    state->setQueued(false);
+    visit(op, *state, direction);
+  }
   while (!worklist.empty()) {
     auto [op, state] = worklist.front();
     worklist.pop_front();
-    state->queued = false;
+    state->setQueued(false);
     visit(op, *state, direction);
   }
 }
@@ -359,8 +459,9 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
   };
   for (BlockArgument arg : func.getArguments()) {
     auto it = info.find(arg);
-    if (it != info.end() && it->second.mesh)
-      annotateValue(arg, MeshSharding(it->second.mesh, it->second.getAxes()));
+    if (it != info.end() && it->second.getMesh())
+      annotateValue(arg,
+                    MeshSharding(it->second.getMesh(), it->second.getAxes()));
   }
 
   // Region forwarding: the loop-carried or branch-carried value has the
@@ -371,9 +472,9 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
     };
     for (OpResult result : op->getResults()) {
       auto it = info.find(result);
-      if (it == info.end() || !it->second.mesh)
+      if (it == info.end() || !it->second.getMesh())
         continue;
-      MeshSharding sharding(it->second.mesh, it->second.getAxes());
+      MeshSharding sharding(it->second.getMesh(), it->second.getAxes());
       unsigned i = result.getResultNumber();
       SmallVector<OpOperand *> readers;
       if (auto loop = dyn_cast<scf::ForOp>(op)) {
@@ -399,30 +500,34 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
     FlatSymbolRefAttr mesh;
   };
   SmallVector<Decision> decisions;
-  func.walk([&](Operation *op) {
-    if (op == func.getOperation() || isa<ShardOp, ShardingOp>(op))
-      return;
-    Decision decision{op, modelOf(op), nullptr, {}};
+  for (size_t i = 0, e = postOrder.size(); i < e; ++i) {
+    if (i + kPrefetchDistance < e)
+      prefetchOp(order[postOrder[i + kPrefetchDistance]].first);
+    auto [op, state] = order[postOrder[i]];
+    if (isa<ShardOp, ShardingOp>(op))
+      continue;
+    Decision decision{op, modelOf(op, *state), nullptr, {}};
     if (decision.model) {
       auto [loops, mesh] = deriveForOp(op, *decision.model);
       decision.loops = loopShardings.intern(std::move(loops));
       decision.mesh = mesh;
+    } else if (op->hasTrait<OpTrait::IsTerminator>()) {
+      continue;
     }
-    else if (op->hasTrait<OpTrait::IsTerminator>())
-      return;
     decisions.push_back(std::move(decision));
-  });
+  }
 
   // Loop-carried block arguments first, like function arguments: the ops
   // of the body then see them annotated.
-  func.walk([&](scf::ForOp loop) {
+  for (scf::ForOp loop : forOps) {
     for (auto [arg, result] :
          llvm::zip(loop.getRegionIterArgs(), loop.getResults())) {
       auto it = info.find(result);
-      if (it != info.end() && it->second.mesh)
-        annotateValue(arg, MeshSharding(it->second.mesh, it->second.getAxes()));
+      if (it != info.end() && it->second.getMesh())
+        annotateValue(arg, MeshSharding(it->second.getMesh(),
+                                        it->second.getAxes()));
     }
-  });
+  }
 
   for (Decision &decision : decisions) {
     Operation *op = decision.op;
