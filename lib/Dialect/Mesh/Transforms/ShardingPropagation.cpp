@@ -206,6 +206,7 @@ private:
   /// Indices into `order`, in post-order (nested ops before their parent).
   SmallVector<unsigned> postOrder;
   SmallVector<ShardOp> shardOps;
+  size_t numResults = 0;
   /// In post-order.
   SmallVector<scf::ForOp> forOps;
   Interner<SplitAxes, hashSplitAxes> splitAxesPool;
@@ -224,6 +225,7 @@ void Propagation::collect(Operation *parent) {
       for (Operation &op : block) {
         unsigned index = order.size();
         order.emplace_back(&op, nullptr);
+        numResults += op.getNumResults();
         if (auto shard = dyn_cast<ShardOp>(op))
           shardOps.push_back(shard);
         if (!isa<ShardingInterface>(op))
@@ -237,25 +239,33 @@ void Propagation::collect(Operation *parent) {
 LogicalResult Propagation::absorbAnnotations() {
   collect(func);
   states.reserve(order.size());
-  size_t numValues = func.getNumArguments();
-  for (auto &[op, state] : order) {
+  for (auto &[op, state] : order)
     state = &states[op];
-    numValues += op->getNumResults();
-  }
   // Every value gets an entry, most of them in the first phase: growing the
   // table meanwhile would rehash it several times.
-  info.reserve(numValues);
+  info.reserve(func.getNumArguments() + numResults);
+  // Annotations repeat a few shardings: each distinct (mesh, split_axes)
+  // pair is read once.
+  DenseMap<std::pair<Attribute, Attribute>, const Known *> knownByAttrs;
   for (ShardOp shard : shardOps) {
-    MeshSharding sharding = MeshSharding::get(shard.getSharding());
-    if (!sharding)
-      return shard.emitOpError("unsupported by mesh-sharding-propagation: "
-                               "the sharding must be defined by a "
-                               "mesh.sharding op");
-    SplitAxes axes;
-    for (ArrayRef<MeshAxis> dim : sharding.getSplitAxes())
-      axes.push_back(DimSplitAxes(dim));
-    ValueInfo fixed(intern(sharding.getMeshAttr(), std::move(axes)),
-                    /*fixed=*/true);
+    auto shardingOp = shard.getSharding().getDefiningOp<ShardingOp>();
+    std::pair<Attribute, Attribute> key;
+    if (shardingOp)
+      key = {shardingOp.getProperties().mesh,
+             shardingOp.getProperties().split_axes};
+    const Known *&known = knownByAttrs[key];
+    if (!known) {
+      MeshSharding sharding = MeshSharding::get(shardingOp);
+      if (!sharding)
+        return shard.emitOpError("unsupported by mesh-sharding-propagation: "
+                                 "the sharding must be defined by a "
+                                 "mesh.sharding op");
+      SplitAxes axes;
+      for (ArrayRef<MeshAxis> dim : sharding.getSplitAxes())
+        axes.push_back(DimSplitAxes(dim));
+      known = intern(sharding.getMeshAttr(), std::move(axes));
+    }
+    ValueInfo fixed(known, /*fixed=*/true);
     info[shard.getResult()] = fixed;
     // A result annotation fixes the sharding of the annotated value itself.
     if (!shard.getAnnotateForUsers())
@@ -337,6 +347,9 @@ Propagation::deriveForOp(Operation *operation, const LoopModel &model) {
   SmallVector<const SplitAxes *> axes(tensors.size(), nullptr);
   SmallVector<unsigned> fixedFirst, others;
   for (auto [i, value] : llvm::enumerate(tensors)) {
+    // Only tensors have entries; a lookup that misses costs most.
+    if (!isa<RankedTensorType>(value.getType()))
+      continue;
     auto it = info.find(value);
     if (it == info.end() || !it->second.getMesh())
       continue;
