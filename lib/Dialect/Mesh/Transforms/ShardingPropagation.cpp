@@ -159,15 +159,16 @@ private:
     llvm::PointerIntPair<const LoopModel *, 2, unsigned> data;
   };
   void push(Operation *op) {
-    auto it = states.find(op);
-    if (it != states.end())
-      push(op, it->second);
+    auto it = indexOf.find(op);
+    if (it != indexOf.end())
+      push(it->second);
   }
-  void push(Operation *op, OpState &state) {
+  void push(unsigned index) {
+    OpState &state = ops[index].state;
     if (state.isQueued())
       return;
     state.setQueued(true);
-    worklist.emplace_back(op, &state);
+    worklist.push_back(index);
   }
   void changed(Value value) {
     if (Operation *def = value.getDefiningOp())
@@ -178,35 +179,64 @@ private:
     for (Operation *user : value.getUsers())
       push(isa<scf::YieldOp>(user) ? user->getParentOp() : user);
   }
-  void visit(Operation *op, OpState &state, Direction direction);
+  void visit(unsigned index, Direction direction);
   /// Makes the values that carry one loop- or branch-carried value agree:
   /// each grows towards the first known one (fixed ones first).
   void unify(ArrayRef<Value> values);
-  /// Grows what is known of `value` towards `axes` on `mesh`.
-  void extend(Value value, FlatSymbolRefAttr mesh,
+  /// Grows what is known of `value` (`current`) towards `axes` on `mesh`.
+  void extend(Value value, ValueInfo &current, FlatSymbolRefAttr mesh,
               ArrayRef<DimSplitAxes> axes);
+  void extend(Value value, FlatSymbolRefAttr mesh,
+              ArrayRef<DimSplitAxes> axes) {
+    if (ValueInfo *current = lookup(value))
+      extend(value, *current, mesh, axes);
+  }
   /// The model of `op`, or null if it has none that covers its operands and
   /// results.
   const LoopModel *modelOf(Operation *op, OpState &state);
-  /// The loop sharding of `op` from what is known of its tensors, and the
-  /// mesh they share (null if none is known).
+  /// The loop sharding of the op at `index` from what is known of its
+  /// tensors, and the mesh they share (null if none is known).
   std::pair<LoopSharding, FlatSymbolRefAttr>
-  deriveForOp(Operation *op, const LoopModel &model);
+  deriveForOp(unsigned index, const LoopModel &model);
 
   FunctionOpInterface func;
-  DenseMap<Value, ValueInfo, ValueAddressInfo> info;
-  DenseMap<Operation *, OpState, OpAddressInfo> states;
-  /// Collects the ops nested in `parent`, except those in the regions of ops
-  /// with a sharding model: those regions compute on elements, not tensors
-  /// (in linalg code, half of all ops).
+
+  /// Numbers the ops nested in `parent` and their tensor values, except
+  /// those in the regions of ops with a model: those regions compute on
+  /// elements, not tensors (in linalg code, half of all ops).
   void collect(Operation *parent);
-  /// The ops of the function, in program order (pre-order), collected once:
-  /// the passes then sweep arrays, not the IR's linked lists.
-  SmallVector<std::pair<Operation *, OpState *>> order;
-  /// Indices into `order`, in post-order (nested ops before their parent).
+  /// The number of tensor value `value`, given one if it has none.
+  unsigned number(Value value);
+
+  /// Per op, in program order (pre-order). The phases sweep this array, not
+  /// the IR's linked lists, and reach an op's tensors through `slots`, not
+  /// through hash lookups: past the caches, each lookup costs a miss.
+  struct OpEntry {
+    Operation *op;
+    OpState state;
+    unsigned firstSlot; // the op's operands, then its results, in `slots`
+  };
+  SmallVector<OpEntry> ops;
+  /// Indices into `ops`, in post-order (nested ops before their parent).
   SmallVector<unsigned> postOrder;
+  /// For each operand and result of each op: the number of its value in
+  /// `values`, or kNoValue for a non-tensor.
+  static constexpr unsigned kNoValue = ~0u;
+  SmallVector<unsigned> slots;
+  /// What is known of each tensor value, by number.
+  SmallVector<ValueInfo> values;
+  ValueInfo *slot(unsigned index, unsigned operandOrResult) {
+    unsigned n = slots[ops[index].firstSlot + operandOrResult];
+    return n == kNoValue ? nullptr : &values[n];
+  }
+  /// For what the op entries do not reach (region forwarding, annotations).
+  ValueInfo *lookup(Value value) {
+    auto it = valueNumbers.find(value);
+    return it == valueNumbers.end() ? nullptr : &values[it->second];
+  }
+  DenseMap<Value, unsigned, ValueAddressInfo> valueNumbers;
+  DenseMap<Operation *, unsigned, OpAddressInfo> indexOf;
   SmallVector<ShardOp> shardOps;
-  size_t numResults = 0;
   /// In post-order.
   SmallVector<scf::ForOp> forOps;
   Interner<SplitAxes, hashSplitAxes> splitAxesPool;
@@ -216,16 +246,31 @@ private:
   }
   Interner<LoopModel, hashLoopModel> modelPool;
   Interner<LoopSharding, hashLoopSharding> loopShardings;
-  std::deque<std::pair<Operation *, OpState *>> worklist;
+  std::deque<unsigned> worklist;
 };
+
+unsigned Propagation::number(Value value) {
+  if (!isa<RankedTensorType>(value.getType()))
+    return kNoValue;
+  auto [it, inserted] = valueNumbers.try_emplace(value, values.size());
+  if (inserted)
+    values.emplace_back();
+  return it->second;
+}
 
 void Propagation::collect(Operation *parent) {
   for (Region &region : parent->getRegions())
-    for (Block &block : region)
+    for (Block &block : region) {
+      for (BlockArgument arg : block.getArguments())
+        number(arg);
       for (Operation &op : block) {
-        unsigned index = order.size();
-        order.emplace_back(&op, nullptr);
-        numResults += op.getNumResults();
+        unsigned index = ops.size();
+        ops.push_back({&op, OpState(), unsigned(slots.size())});
+        indexOf.try_emplace(&op, index);
+        for (Value operand : op.getOperands())
+          slots.push_back(number(operand));
+        for (Value result : op.getResults())
+          slots.push_back(number(result));
         if (auto shard = dyn_cast<ShardOp>(op))
           shardOps.push_back(shard);
         if (!isa<ShardingInterface>(op))
@@ -234,16 +279,11 @@ void Propagation::collect(Operation *parent) {
           forOps.push_back(loop);
         postOrder.push_back(index);
       }
+    }
 }
 
 LogicalResult Propagation::absorbAnnotations() {
   collect(func);
-  states.reserve(order.size());
-  for (auto &[op, state] : order)
-    state = &states[op];
-  // Every value gets an entry, most of them in the first phase: growing the
-  // table meanwhile would rehash it several times.
-  info.reserve(func.getNumArguments() + numResults);
   // Annotations repeat a few shardings: each distinct (mesh, split_axes)
   // pair is read once.
   DenseMap<std::pair<Attribute, Attribute>, const Known *> knownByAttrs;
@@ -266,19 +306,23 @@ LogicalResult Propagation::absorbAnnotations() {
       known = intern(sharding.getMeshAttr(), std::move(axes));
     }
     ValueInfo fixed(known, /*fixed=*/true);
-    info[shard.getResult()] = fixed;
-    // A result annotation fixes the sharding of the annotated value itself.
-    if (!shard.getAnnotateForUsers())
-      info.try_emplace(shard.getSrc(), fixed);
+    ValueInfo *result = lookup(shard.getResult());
+    ValueInfo *src = lookup(shard.getSrc());
+    if (!result || !src)
+      continue; // Not tensors: the verifier reports it.
+    *result = fixed;
+    // A result annotation fixes the sharding of the annotated value itself,
+    // unless an earlier one did.
+    if (!shard.getAnnotateForUsers() && !src->getMesh())
+      *src = fixed;
   }
   return success();
 }
 
-void Propagation::extend(Value value, FlatSymbolRefAttr mesh,
-                         ArrayRef<DimSplitAxes> axes) {
-  if (!isa<RankedTensorType>(value.getType()) || !mesh)
+void Propagation::extend(Value value, ValueInfo &current,
+                         FlatSymbolRefAttr mesh, ArrayRef<DimSplitAxes> axes) {
+  if (!mesh)
     return;
-  ValueInfo &current = info[value];
   if (current.isFixed() || (current.getMesh() && current.getMesh() != mesh))
     return;
   // A dimension can grow if `axes` lists more axes there, starting with the
@@ -339,26 +383,23 @@ const LoopModel *Propagation::modelOf(Operation *op, OpState &state) {
 }
 
 std::pair<LoopSharding, FlatSymbolRefAttr>
-Propagation::deriveForOp(Operation *operation, const LoopModel &model) {
-  SmallVector<Value> tensors(operation->getOperands());
-  llvm::append_range(tensors, operation->getResults());
-
+Propagation::deriveForOp(unsigned index, const LoopModel &model) {
+  Operation *operation = ops[index].op;
+  unsigned numTensors =
+      operation->getNumOperands() + operation->getNumResults();
   FlatSymbolRefAttr mesh;
-  SmallVector<const SplitAxes *> axes(tensors.size(), nullptr);
+  SmallVector<const SplitAxes *> axes(numTensors, nullptr);
   SmallVector<unsigned> fixedFirst, others;
-  for (auto [i, value] : llvm::enumerate(tensors)) {
-    // Only tensors have entries; a lookup that misses costs most.
-    if (!isa<RankedTensorType>(value.getType()))
-      continue;
-    auto it = info.find(value);
-    if (it == info.end() || !it->second.getMesh())
+  for (unsigned i = 0; i < numTensors; ++i) {
+    ValueInfo *known = slot(index, i);
+    if (!known || !known->getMesh())
       continue;
     if (!mesh)
-      mesh = it->second.getMesh();
-    if (it->second.getMesh() != mesh)
+      mesh = known->getMesh();
+    if (known->getMesh() != mesh)
       continue; // Tensors on another mesh say nothing about this one.
-    axes[i] = it->second.getSplitAxes();
-    (it->second.isFixed() ? fixedFirst : others).push_back(i);
+    axes[i] = known->getSplitAxes();
+    (known->isFixed() ? fixedFirst : others).push_back(i);
   }
   llvm::append_range(fixedFirst, others);
   LoopSharding loops = deriveLoopSharding(model.iterators.size(), model.maps,
@@ -369,20 +410,21 @@ Propagation::deriveForOp(Operation *operation, const LoopModel &model) {
 void Propagation::unify(ArrayRef<Value> values) {
   const ValueInfo *known = nullptr;
   for (Value value : values) {
-    auto it = info.find(value);
-    if (it == info.end() || !it->second.getMesh())
+    const ValueInfo *candidate = lookup(value);
+    if (!candidate || !candidate->getMesh())
       continue;
-    if (!known || (it->second.isFixed() && !known->isFixed()))
-      known = &it->second;
+    if (!known || (candidate->isFixed() && !known->isFixed()))
+      known = candidate;
   }
   if (!known)
     return;
-  ValueInfo copy = *known; // `extend` may grow the map.
+  ValueInfo copy = *known; // `extend` changes what `known` points to.
   for (Value value : values)
     extend(value, copy.getMesh(), copy.getAxes());
 }
 
-void Propagation::visit(Operation *op, OpState &state, Direction direction) {
+void Propagation::visit(unsigned index, Direction direction) {
+  Operation *op = ops[index].op;
   // Region forwarding: a loop's init, block argument, yielded value and
   // result are one value over time; an if's results are its yields.
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
@@ -404,22 +446,20 @@ void Propagation::visit(Operation *op, OpState &state, Direction direction) {
   }
   if (auto shard = dyn_cast<ShardOp>(op)) {
     // An annotation passes its sharding through unchanged.
-    Value from = direction == Direction::Forward ? shard.getSrc()
-                                                 : shard.getResult();
-    Value to = direction == Direction::Forward ? shard.getResult()
-                                               : shard.getSrc();
-    auto it = info.find(from);
-    if (it != info.end() && it->second.getMesh()) {
-      ValueInfo known = it->second;
-      extend(to, known.getMesh(), known.getAxes());
-    }
+    unsigned resultSlot = op->getNumOperands();
+    bool forward = direction == Direction::Forward;
+    Value to = forward ? shard.getResult() : shard.getSrc();
+    ValueInfo *from = slot(index, forward ? 0 : resultSlot);
+    ValueInfo *into = slot(index, forward ? resultSlot : 0);
+    if (from && into && from->getMesh())
+      extend(to, *into, from->getMesh(), from->getAxes());
     return;
   }
-  const LoopModel *model = modelOf(op, state);
+  const LoopModel *model = modelOf(op, ops[index].state);
   if (!model)
     return; // No model: the op stays replicated.
   ArrayRef<AffineMap> maps = model->maps;
-  auto [loops, mesh] = deriveForOp(op, *model);
+  auto [loops, mesh] = deriveForOp(index, *model);
   if (!mesh)
     return;
   unsigned first = direction == Direction::Forward ? op->getNumOperands() : 0;
@@ -427,10 +467,13 @@ void Propagation::visit(Operation *op, OpState &state, Direction direction) {
                       ? maps.size()
                       : op->getNumOperands();
   for (unsigned i = first; i < last; ++i) {
+    ValueInfo *current = slot(index, i);
+    if (!current)
+      continue;
     Value value = i < op->getNumOperands()
                       ? op->getOperand(i)
                       : op->getResult(i - op->getNumOperands());
-    extend(value, mesh, loops.project(maps[i]));
+    extend(value, *current, mesh, loops.project(maps[i]));
   }
 }
 
@@ -440,23 +483,23 @@ void Propagation::run(Direction direction) {
   // queued for the first sweep: pushing an op it has yet to visit does
   // nothing.
   worklist.clear();
-  for (auto [op, state] : order)
-    state->setQueued(true);
+  for (OpEntry &entry : ops)
+    entry.state.setQueued(true);
   bool reverse = direction == Direction::Backward;
-  for (size_t i = 0, e = order.size(); i < e; ++i) {
+  for (size_t i = 0, e = ops.size(); i < e; ++i) {
     if (i + kPrefetchDistance < e)
-      prefetchOp(order[reverse ? e - 1 - i - kPrefetchDistance
-                               : i + kPrefetchDistance]
-                     .first);
-    auto [op, state] = order[reverse ? e - 1 - i : i];
-    state->setQueued(false);
-    visit(op, *state, direction);
+      prefetchOp(ops[reverse ? e - 1 - i - kPrefetchDistance
+                             : i + kPrefetchDistance]
+                     .op);
+    unsigned index = reverse ? e - 1 - i : i;
+    ops[index].state.setQueued(false);
+    visit(index, direction);
   }
   while (!worklist.empty()) {
-    auto [op, state] = worklist.front();
+    unsigned index = worklist.front();
     worklist.pop_front();
-    state->setQueued(false);
-    visit(op, *state, direction);
+    ops[index].state.setQueued(false);
+    visit(index, direction);
   }
 }
 
@@ -471,10 +514,9 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
       annotations.annotateResult(value, sharding);
   };
   for (BlockArgument arg : func.getArguments()) {
-    auto it = info.find(arg);
-    if (it != info.end() && it->second.getMesh())
-      annotateValue(arg,
-                    MeshSharding(it->second.getMesh(), it->second.getAxes()));
+    ValueInfo *known = lookup(arg);
+    if (known && known->getMesh())
+      annotateValue(arg, MeshSharding(known->getMesh(), known->getAxes()));
   }
 
   // Region forwarding: the loop-carried or branch-carried value has the
@@ -484,10 +526,10 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
       return cast<scf::YieldOp>(region.front().getTerminator());
     };
     for (OpResult result : op->getResults()) {
-      auto it = info.find(result);
-      if (it == info.end() || !it->second.getMesh())
+      ValueInfo *known = lookup(result);
+      if (!known || !known->getMesh())
         continue;
-      MeshSharding sharding(it->second.getMesh(), it->second.getAxes());
+      MeshSharding sharding(known->getMesh(), known->getAxes());
       unsigned i = result.getResultNumber();
       SmallVector<OpOperand *> readers;
       if (auto loop = dyn_cast<scf::ForOp>(op)) {
@@ -515,13 +557,14 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
   SmallVector<Decision> decisions;
   for (size_t i = 0, e = postOrder.size(); i < e; ++i) {
     if (i + kPrefetchDistance < e)
-      prefetchOp(order[postOrder[i + kPrefetchDistance]].first);
-    auto [op, state] = order[postOrder[i]];
+      prefetchOp(ops[postOrder[i + kPrefetchDistance]].op);
+    unsigned index = postOrder[i];
+    Operation *op = ops[index].op;
     if (isa<ShardOp, ShardingOp>(op))
       continue;
-    Decision decision{op, modelOf(op, *state), nullptr, {}};
+    Decision decision{op, modelOf(op, ops[index].state), nullptr, {}};
     if (decision.model) {
-      auto [loops, mesh] = deriveForOp(op, *decision.model);
+      auto [loops, mesh] = deriveForOp(index, *decision.model);
       decision.loops = loopShardings.intern(std::move(loops));
       decision.mesh = mesh;
     } else if (op->hasTrait<OpTrait::IsTerminator>()) {
@@ -535,10 +578,9 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
   for (scf::ForOp loop : forOps) {
     for (auto [arg, result] :
          llvm::zip(loop.getRegionIterArgs(), loop.getResults())) {
-      auto it = info.find(result);
-      if (it != info.end() && it->second.getMesh())
-        annotateValue(arg, MeshSharding(it->second.getMesh(),
-                                        it->second.getAxes()));
+      ValueInfo *known = lookup(result);
+      if (known && known->getMesh())
+        annotateValue(arg, MeshSharding(known->getMesh(), known->getAxes()));
     }
   }
 
