@@ -63,7 +63,11 @@ def MeshShardingPropagation
     `traversal` says which side of an op may be updated in each phase:
     `forward` updates results from operands, `backward` operands from
     results; the combined orders run one phase to its fixpoint, then the
-    other.
+    other. A phase visits every op once, in program order going forward and
+    in reverse program order going backward, then revisits the ops whose
+    tensors changed; where two users of a value ask for different shardings,
+    the one visited first wins (the earlier user going forward, the later
+    one going backward).
 
     Cost: a worklist of ops, revisited only when a neighbouring value
     changes; each value changes at most (number of mesh axes) times and each
