@@ -9,6 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "AddressOrderInfo.h"
 #include "Interner.h"
 #include "Resharding.h"
 #include "ShardingAnnotations.h"
@@ -121,7 +122,7 @@ private:
     }
   }
   /// Interned: most values share a few shardings.
-  DenseMap<Value, const MeshSharding *> held;
+  DenseMap<Value, const MeshSharding *, ValueAddressInfo> held;
   Interner<MeshSharding, hashMeshSharding> shardings;
   /// Global types of the function arguments, which are retyped in place.
   DenseMap<Value, RankedTensorType> argTypes;
