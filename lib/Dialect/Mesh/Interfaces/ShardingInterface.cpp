@@ -5,6 +5,7 @@
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
 #include "meshsdy/Dialect/Mesh/Interfaces/LocalPieces.h"
 
+#include "mlir/Transforms/RegionUtils.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/STLExtras.h"
 
@@ -181,20 +182,20 @@ LogicalResult mlir::mesh::detail::spmdizeByCloning(
     resultTypes.push_back(*local);
   }
   // The operands are read in the given local form; values the op's regions
-  // use from above come through `mapping` as they are. The entries for the
-  // operands are restored afterwards: other users read their own forms.
-  SmallVector<std::pair<Value, Value>> previous;
-  for (auto [operand, local] : llvm::zip(op->getOperands(), localOperands)) {
-    previous.emplace_back(operand, mapping.lookupOrNull(operand));
-    mapping.map(operand, local);
-  }
-  Operation *clone = builder.clone(*op, mapping);
-  for (auto [operand, old] : llvm::reverse(previous)) {
-    if (old)
-      mapping.map(operand, old);
-    else
-      mapping.erase(operand);
-  }
+  // use from above come through `mapping` as they are. The clone maps
+  // through a mapping of its own: cloning records every nested op and value
+  // (a linalg body: a few per op), and `mapping`, which holds one entry per
+  // value of the function, would grow several times over.
+  IRMapping cloneMapping;
+  for (auto [operand, local] : llvm::zip(op->getOperands(), localOperands))
+    cloneMapping.map(operand, local);
+  SetVector<Value> above;
+  getUsedValuesDefinedAbove(op->getRegions(), above);
+  for (Value value : above)
+    if (!cloneMapping.contains(value))
+      if (Value mapped = mapping.lookupOrNull(value))
+        cloneMapping.map(value, mapped);
+  Operation *clone = builder.clone(*op, cloneMapping);
   for (auto [result, type] : llvm::zip(clone->getResults(), resultTypes))
     result.setType(type);
   mapping.map(op->getResults(), clone->getResults());
