@@ -201,10 +201,13 @@ private:
 
   FunctionOpInterface func;
 
-  /// Numbers the ops nested in `parent` and their tensor values, except
-  /// those in the regions of ops with a model: those regions compute on
-  /// elements, not tensors (in linalg code, half of all ops).
+  /// Lists the ops nested in `parent`, except those in the regions of ops
+  /// with a model: those regions compute on elements, not tensors (in linalg
+  /// code, half of all ops).
   void collect(Operation *parent);
+  /// Numbers the ops' tensor values and fills `slots`.
+  void numberValues();
+  size_t numValues = 0, numSlots = 0;
   /// The number of tensor value `value`, given one if it has none.
   unsigned number(Value value);
 
@@ -261,16 +264,12 @@ unsigned Propagation::number(Value value) {
 void Propagation::collect(Operation *parent) {
   for (Region &region : parent->getRegions())
     for (Block &block : region) {
-      for (BlockArgument arg : block.getArguments())
-        number(arg);
+      numValues += block.getNumArguments();
       for (Operation &op : block) {
         unsigned index = ops.size();
-        ops.push_back({&op, OpState(), unsigned(slots.size())});
-        indexOf.try_emplace(&op, index);
-        for (Value operand : op.getOperands())
-          slots.push_back(number(operand));
-        for (Value result : op.getResults())
-          slots.push_back(number(result));
+        ops.push_back({&op, OpState(), 0});
+        numValues += op.getNumResults();
+        numSlots += op.getNumOperands() + op.getNumResults();
         if (auto shard = dyn_cast<ShardOp>(op))
           shardOps.push_back(shard);
         if (!isa<ShardingInterface>(op))
@@ -282,8 +281,39 @@ void Propagation::collect(Operation *parent) {
     }
 }
 
+void Propagation::numberValues() {
+  // Sized up front: growing these tables would rehash them several times.
+  indexOf.reserve(ops.size());
+  valueNumbers.reserve(numValues);
+  values.reserve(numValues);
+  slots.reserve(numSlots);
+  auto numberBlockArguments = [&](Operation *op) {
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          number(arg);
+  };
+  numberBlockArguments(func);
+  for (size_t i = 0, e = ops.size(); i < e; ++i) {
+    if (i + kPrefetchDistance < e)
+      prefetchOp(ops[i + kPrefetchDistance].op);
+    Operation *op = ops[i].op;
+    ops[i].firstSlot = slots.size();
+    indexOf.try_emplace(op, i);
+    for (Value operand : op->getOperands())
+      slots.push_back(number(operand));
+    for (Value result : op->getResults())
+      slots.push_back(number(result));
+    // Pre-order: the arguments of a region's blocks get their numbers
+    // before the ops that use them. Skipped regions have no ops in `ops`.
+    if (op->getNumRegions() && !isa<ShardingInterface>(op))
+      numberBlockArguments(op);
+  }
+}
+
 LogicalResult Propagation::absorbAnnotations() {
   collect(func);
+  numberValues();
   // Annotations repeat a few shardings: each distinct (mesh, split_axes)
   // pair is read once.
   DenseMap<std::pair<Attribute, Attribute>, const Known *> knownByAttrs;
