@@ -158,11 +158,6 @@ private:
     enum : unsigned { ModelKnown = 1, Queued = 2 };
     llvm::PointerIntPair<const LoopModel *, 2, unsigned> data;
   };
-  void push(Operation *op) {
-    auto it = indexOf.find(op);
-    if (it != indexOf.end())
-      push(it->second);
-  }
   void push(unsigned index) {
     OpState &state = ops[index].state;
     if (state.isQueued())
@@ -170,26 +165,26 @@ private:
     state.setQueued(true);
     worklist.push_back(index);
   }
-  void changed(Value value) {
-    if (Operation *def = value.getDefiningOp())
-      push(def);
-    else if (Operation *parent = value.getParentBlock()->getParentOp();
-             parent && isa<scf::ForOp>(parent))
-      push(parent); // A loop-carried block argument.
-    for (Operation *user : value.getUsers())
-      push(isa<scf::YieldOp>(user) ? user->getParentOp() : user);
+  /// Queues the ops that read or define the value numbered `number`.
+  void changed(unsigned number) {
+    if (definers[number] != kNoOp)
+      push(definers[number]);
+    for (unsigned user : ArrayRef(readers).slice(
+             firstReader[number],
+             firstReader[number + 1] - firstReader[number]))
+      push(user);
   }
   void visit(unsigned index, Direction direction);
   /// Makes the values that carry one loop- or branch-carried value agree:
   /// each grows towards the first known one (fixed ones first).
   void unify(ArrayRef<Value> values);
-  /// Grows what is known of `value` (`current`) towards `axes` on `mesh`.
-  void extend(Value value, ValueInfo &current, FlatSymbolRefAttr mesh,
+  /// Grows what is known of a value (`current`) towards `axes` on `mesh`.
+  void extend(ValueInfo &current, FlatSymbolRefAttr mesh,
               ArrayRef<DimSplitAxes> axes);
   void extend(Value value, FlatSymbolRefAttr mesh,
               ArrayRef<DimSplitAxes> axes) {
     if (ValueInfo *current = lookup(value))
-      extend(value, *current, mesh, axes);
+      extend(*current, mesh, axes);
   }
   /// The model of `op`, or null if it has none that covers its operands and
   /// results.
@@ -204,12 +199,14 @@ private:
   /// Lists the ops nested in `parent`, except those in the regions of ops
   /// with a model: those regions compute on elements, not tensors (in linalg
   /// code, half of all ops).
-  void collect(Operation *parent);
-  /// Numbers the ops' tensor values and fills `slots`.
+  void collect(Operation *parent, unsigned parentIndex);
+  /// Numbers the ops' tensor values and fills `slots`, `definers` and
+  /// `readers`.
   void numberValues();
   size_t numValues = 0, numSlots = 0;
-  /// The number of tensor value `value`, given one if it has none.
-  unsigned number(Value value);
+  /// The number of tensor value `value`, given one if it has none (then
+  /// defined by the op at `definer`).
+  unsigned number(Value value, unsigned definer);
 
   /// Per op, in program order (pre-order). The phases sweep this array, not
   /// the IR's linked lists, and reach an op's tensors through `slots`, not
@@ -218,7 +215,9 @@ private:
     Operation *op;
     OpState state;
     unsigned firstSlot; // the op's operands, then its results, in `slots`
+    unsigned parent;    // the index of the op it is nested in, or kNoOp
   };
+  static constexpr unsigned kNoOp = ~0u;
   SmallVector<OpEntry> ops;
   /// Indices into `ops`, in post-order (nested ops before their parent).
   SmallVector<unsigned> postOrder;
@@ -238,7 +237,14 @@ private:
     return it == valueNumbers.end() ? nullptr : &values[it->second];
   }
   DenseMap<Value, unsigned, ValueAddressInfo> valueNumbers;
-  DenseMap<Operation *, unsigned, OpAddressInfo> indexOf;
+  /// Per value number, the ops a change of the value queues, found once so
+  /// that a change costs no lookup: `definers[v]` (the defining op, or the
+  /// scf.for of a loop-carried block argument; kNoOp otherwise), and
+  /// `readers[firstReader[v] .. firstReader[v + 1]]` (its users; for a
+  /// yield, the op that yields).
+  SmallVector<unsigned> definers;
+  SmallVector<unsigned> firstReader;
+  SmallVector<unsigned> readers;
   SmallVector<ShardOp> shardOps;
   /// In post-order.
   SmallVector<scf::ForOp> forOps;
@@ -252,28 +258,30 @@ private:
   std::deque<unsigned> worklist;
 };
 
-unsigned Propagation::number(Value value) {
+unsigned Propagation::number(Value value, unsigned definer) {
   if (!isa<RankedTensorType>(value.getType()))
     return kNoValue;
   auto [it, inserted] = valueNumbers.try_emplace(value, values.size());
-  if (inserted)
+  if (inserted) {
     values.emplace_back();
+    definers.push_back(definer);
+  }
   return it->second;
 }
 
-void Propagation::collect(Operation *parent) {
+void Propagation::collect(Operation *parent, unsigned parentIndex) {
   for (Region &region : parent->getRegions())
     for (Block &block : region) {
       numValues += block.getNumArguments();
       for (Operation &op : block) {
         unsigned index = ops.size();
-        ops.push_back({&op, OpState(), 0});
+        ops.push_back({&op, OpState(), 0, parentIndex});
         numValues += op.getNumResults();
         numSlots += op.getNumOperands() + op.getNumResults();
         if (auto shard = dyn_cast<ShardOp>(op))
           shardOps.push_back(shard);
         if (!isa<ShardingInterface>(op))
-          collect(&op);
+          collect(&op, index);
         if (auto loop = dyn_cast<scf::ForOp>(op))
           forOps.push_back(loop);
         postOrder.push_back(index);
@@ -282,37 +290,57 @@ void Propagation::collect(Operation *parent) {
 }
 
 void Propagation::numberValues() {
-  // Sized up front: growing these tables would rehash them several times.
-  indexOf.reserve(ops.size());
+  // Sized up front: growing the table would rehash it several times.
   valueNumbers.reserve(numValues);
   values.reserve(numValues);
+  definers.reserve(numValues);
   slots.reserve(numSlots);
-  auto numberBlockArguments = [&](Operation *op) {
+  auto numberBlockArguments = [&](Operation *op, unsigned index) {
+    // A loop-carried block argument changes with its loop.
+    unsigned definer = isa<scf::ForOp>(op) ? index : kNoOp;
     for (Region &region : op->getRegions())
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
-          number(arg);
+          number(arg, definer);
   };
-  numberBlockArguments(func);
+  numberBlockArguments(func, kNoOp);
+  // (value, reader) for every tensor operand.
+  SmallVector<std::pair<unsigned, unsigned>> reads;
   for (size_t i = 0, e = ops.size(); i < e; ++i) {
     if (i + kPrefetchDistance < e)
       prefetchOp(ops[i + kPrefetchDistance].op);
     Operation *op = ops[i].op;
     ops[i].firstSlot = slots.size();
-    indexOf.try_emplace(op, i);
-    for (Value operand : op->getOperands())
-      slots.push_back(number(operand));
+    // A yielded value is read by the op that yields it.
+    unsigned reader = isa<scf::YieldOp>(op) ? ops[i].parent : unsigned(i);
+    for (Value operand : op->getOperands()) {
+      unsigned n = number(operand, kNoOp);
+      slots.push_back(n);
+      if (n != kNoValue && reader != kNoOp)
+        reads.emplace_back(n, reader);
+    }
     for (Value result : op->getResults())
-      slots.push_back(number(result));
+      slots.push_back(number(result, i));
     // Pre-order: the arguments of a region's blocks get their numbers
     // before the ops that use them. Skipped regions have no ops in `ops`.
     if (op->getNumRegions() && !isa<ShardingInterface>(op))
-      numberBlockArguments(op);
+      numberBlockArguments(op, i);
   }
+  // Readers grouped by value, each group latest reader first (the order of
+  // a use list).
+  firstReader.assign(values.size() + 1, 0);
+  for (auto [value, reader] : reads)
+    ++firstReader[value + 1];
+  for (size_t v = 0; v < values.size(); ++v)
+    firstReader[v + 1] += firstReader[v];
+  readers.resize(reads.size());
+  SmallVector<unsigned> end(firstReader.begin() + 1, firstReader.end());
+  for (auto [value, reader] : reads)
+    readers[--end[value]] = reader;
 }
 
 LogicalResult Propagation::absorbAnnotations() {
-  collect(func);
+  collect(func, kNoOp);
   numberValues();
   // Annotations repeat a few shardings: each distinct (mesh, split_axes)
   // pair is read once.
@@ -349,8 +377,8 @@ LogicalResult Propagation::absorbAnnotations() {
   return success();
 }
 
-void Propagation::extend(Value value, ValueInfo &current,
-                         FlatSymbolRefAttr mesh, ArrayRef<DimSplitAxes> axes) {
+void Propagation::extend(ValueInfo &current, FlatSymbolRefAttr mesh,
+                         ArrayRef<DimSplitAxes> axes) {
   if (!mesh)
     return;
   if (current.isFixed() || (current.getMesh() && current.getMesh() != mesh))
@@ -393,7 +421,7 @@ void Propagation::extend(Value value, ValueInfo &current,
   while (!grown.empty() && grown.back().empty())
     grown.pop_back();
   current = ValueInfo(intern(mesh, std::move(grown)), /*fixed=*/false);
-  changed(value);
+  changed(&current - values.data());
 }
 
 const LoopModel *Propagation::modelOf(Operation *op, OpState &state) {
@@ -482,7 +510,7 @@ void Propagation::visit(unsigned index, Direction direction) {
     ValueInfo *from = slot(index, forward ? 0 : resultSlot);
     ValueInfo *into = slot(index, forward ? resultSlot : 0);
     if (from && into && from->getMesh())
-      extend(to, *into, from->getMesh(), from->getAxes());
+      extend(*into, from->getMesh(), from->getAxes());
     return;
   }
   const LoopModel *model = modelOf(op, ops[index].state);
@@ -503,7 +531,7 @@ void Propagation::visit(unsigned index, Direction direction) {
     Value value = i < op->getNumOperands()
                       ? op->getOperand(i)
                       : op->getResult(i - op->getNumOperands());
-    extend(value, *current, mesh, loops.project(maps[i]));
+    extend(*current, mesh, loops.project(maps[i]));
   }
 }
 
