@@ -7,6 +7,10 @@
 // update; a value that changes re-queues its defining op and its users. At the
 // fixpoint the function is annotated with mesh.shard ops.
 //
+// Ops and tensor values are numbered once, up front; the phases then work on
+// arrays indexed by these numbers, which keeps the cost per op flat when a
+// function outgrows the caches.
+//
 //===----------------------------------------------------------------------===//
 
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
@@ -140,7 +144,6 @@ public:
 
 private:
   /// Per op: its model, once queried, and whether it is in the worklist.
-  /// One entry per op, all made up front, so that pointers to them stay.
   /// One word, like ValueInfo.
   class OpState {
   public:
