@@ -268,6 +268,9 @@ unsigned Propagation::number(Value value, unsigned definer) {
   if (inserted) {
     values.emplace_back();
     definers.push_back(definer);
+  } else if (definer != kNoOp) {
+    // Used before defined: a block placed before one that dominates it.
+    definers[it->second] = definer;
   }
   return it->second;
 }
