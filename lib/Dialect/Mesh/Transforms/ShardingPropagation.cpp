@@ -23,7 +23,6 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
-#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/PointerIntPair.h"
 
 #include <deque>
@@ -94,7 +93,7 @@ size_t hashLoopModel(const LoopModel &model) {
 /// dimension.
 struct Known {
   FlatSymbolRefAttr mesh;
-  const SplitAxes *axes; // interned
+  SplitAxes axes;
 
   bool operator==(const Known &rhs) const {
     return mesh == rhs.mesh && axes == rhs.axes;
@@ -102,7 +101,8 @@ struct Known {
 };
 
 size_t hashKnown(const Known &known) {
-  return llvm::hash_combine(known.mesh.getAsOpaquePointer(), known.axes);
+  return llvm::hash_combine(known.mesh.getAsOpaquePointer(),
+                            hashSplitAxes(known.axes));
 }
 
 /// What propagation knows of one tensor value: nothing yet, or an interned
@@ -118,7 +118,7 @@ public:
   }
   /// Null while nothing is known.
   const SplitAxes *getSplitAxes() const {
-    return data.getPointer() ? data.getPointer()->axes : nullptr;
+    return data.getPointer() ? &data.getPointer()->axes : nullptr;
   }
   ArrayRef<DimSplitAxes> getAxes() const {
     const SplitAxes *axes = getSplitAxes();
@@ -251,10 +251,9 @@ private:
   SmallVector<ShardOp> shardOps;
   /// In post-order.
   SmallVector<scf::ForOp> forOps;
-  Interner<SplitAxes, hashSplitAxes> splitAxesPool;
   Interner<Known, hashKnown> knownPool;
   const Known *intern(FlatSymbolRefAttr mesh, SplitAxes axes) {
-    return knownPool.intern({mesh, splitAxesPool.intern(std::move(axes))});
+    return knownPool.intern({mesh, std::move(axes)});
   }
   Interner<LoopModel, hashLoopModel> modelPool;
   Interner<LoopSharding, hashLoopSharding> loopShardings;
