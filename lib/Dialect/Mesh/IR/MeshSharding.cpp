@@ -181,6 +181,11 @@ getShardedDimInfos(size_t rank, ArrayRef<int64_t> meshShape,
           return failure();
         info.offsets = offsets.slice(offsetPos, count);
         offsetPos += count;
+        // The pieces of a dimension start at its beginning: offsets that
+        // start elsewhere describe no tensor.
+        if (!ShapedType::isDynamic(info.offsets.front()) &&
+            info.offsets.front() != 0)
+          return failure();
       }
     }
     infos.push_back(info);
