@@ -46,6 +46,10 @@ struct AllGatherAsAllReduce : OpRewritePattern<AllGatherOp> {
     auto result = cast<RankedTensorType>(op.getType());
     if (!mesh || !input.hasStaticShape() || !result.hasStaticShape())
       return rewriter.notifyMatchFailure(op, "needs static shapes");
+    Type element = result.getElementType();
+    TypedAttr zero = rewriter.getZeroAttr(element);
+    if (!zero) // e.g. complex numbers
+      return rewriter.notifyMatchFailure(op, "no zero of the element type");
     Location loc = op.getLoc();
     int64_t dim = op.getGatherAxis().getSExtValue();
     Value index = buildInGroupIndex(rewriter, loc, mesh, op.getMeshAxes());
@@ -59,10 +63,8 @@ struct AllGatherAsAllReduce : OpRewritePattern<AllGatherOp> {
                                              rewriter.getIndexAttr(1));
     for (int64_t size : input.getShape())
       sizes.push_back(rewriter.getIndexAttr(size));
-    Type element = result.getElementType();
     Value zeros = arith::ConstantOp::create(
-        rewriter, loc, result,
-        DenseElementsAttr::get(result, rewriter.getZeroAttr(element)));
+        rewriter, loc, result, DenseElementsAttr::get(result, zero));
     Value placed = tensor::InsertSliceOp::create(
         rewriter, loc, op.getInput(), zeros, offsets, sizes, strides);
     // x + 0 is exact; booleans combine with or.

@@ -84,6 +84,19 @@ FailureOr<Value> dropHalos(OpBuilder &builder, Location loc, MeshOp mesh,
       .getResult();
 }
 
+/// A zero to pad tensors of `elementType` with (what the padding holds is
+/// never read), or a diagnostic for types without a zero constant
+/// (e.g. complex numbers).
+FailureOr<Value> buildPadValue(OpBuilder &builder, Location loc,
+                               Type elementType) {
+  TypedAttr zero = builder.getZeroAttr(elementType);
+  if (!zero)
+    return emitError(loc) << "unsupported by mesh-spmdization: padding a "
+                             "tensor of "
+                          << elementType << ", which has no zero constant";
+  return arith::ConstantOp::create(builder, loc, zero).getResult();
+}
+
 /// Pads each shard's core with its halos and fills them from the
 /// neighbours (`mesh.update_halo`).
 FailureOr<Value> addHalos(OpBuilder &builder, Location loc, MeshOp mesh,
@@ -98,10 +111,12 @@ FailureOr<Value> addHalos(OpBuilder &builder, Location loc, MeshOp mesh,
     lowPad.push_back(builder.getIndexAttr(low[dim]));
     highPad.push_back(builder.getIndexAttr(high[dim]));
   }
-  Value zero = arith::ConstantOp::create(
-      builder, loc, builder.getZeroAttr(global.getElementType()));
+  FailureOr<Value> zero =
+      buildPadValue(builder, loc, global.getElementType());
+  if (failed(zero))
+    return failure();
   Value padded = tensor::PadOp::create(builder, loc, *type, core, lowPad,
-                                       highPad, zero);
+                                       highPad, *zero);
   return UpdateHaloOp::create(
              builder, loc, *type, padded, sharding.getMeshAttr(),
              sharding.getSplitAxesAttr(builder.getContext()), ValueRange(),
@@ -121,25 +136,10 @@ MeshSharding withoutDims(const MeshSharding &sharding,
                       sharding.getPartialAxes(), sharding.getPartialType());
 }
 
-/// The sizes of `value`'s dimensions: static ones as attributes, dynamic
-/// ones read with tensor.dim.
-SmallVector<OpFoldResult> sizesOf(OpBuilder &builder, Location loc,
-                                  Value value) {
-  auto type = cast<RankedTensorType>(value.getType());
-  SmallVector<OpFoldResult> sizes;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    sizes.push_back(
-        type.isDynamicDim(d)
-            ? OpFoldResult(
-                  tensor::DimOp::create(builder, loc, value, d).getResult())
-            : OpFoldResult(builder.getIndexAttr(type.getDimSize(d))));
-  return sizes;
-}
-
 /// Makes dimension `dim` of `local` whole, from pieces of different sizes:
 /// each device pads its piece to the largest, an `all_gather` collects the
 /// padded pieces, and the pieces are cut out and concatenated.
-Value gatherUnevenDim(OpBuilder &builder, Location loc, MeshOp mesh,
+FailureOr<Value> gatherUnevenDim(OpBuilder &builder, Location loc, MeshOp mesh,
                       Value local, int64_t dim, ArrayRef<MeshAxis> axes,
                       ArrayRef<int64_t> sizes) {
   auto type = cast<RankedTensorType>(local.getType());
@@ -154,17 +154,18 @@ Value gatherUnevenDim(OpBuilder &builder, Location loc, MeshOp mesh,
                   .getResult();
   SmallVector<int64_t> shape(type.getShape());
   shape[dim] = largest;
-  Value zero = arith::ConstantOp::create(
-      builder, loc, builder.getZeroAttr(type.getElementType()));
+  FailureOr<Value> zero = buildPadValue(builder, loc, type.getElementType());
+  if (failed(zero))
+    return failure();
   Value padded = tensor::PadOp::create(builder, loc, type.clone(shape), local,
-                                       low, high, zero);
+                                       low, high, *zero);
   shape[dim] = largest * count;
   Value gathered = AllGatherOp::create(
       builder, loc, type.clone(shape),
       FlatSymbolRefAttr::get(builder.getContext(), mesh.getSymName()),
       builder.getDenseI16ArrayAttr(axes), padded, builder.getIndexAttr(dim));
   SmallVector<Value> pieces;
-  SmallVector<OpFoldResult> wholeSizes = sizesOf(builder, loc, gathered);
+  SmallVector<OpFoldResult> wholeSizes = tensor::getMixedSizes(builder, loc, gathered);
   for (auto [k, pieceSize] : llvm::enumerate(sizes)) {
     SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
     SmallVector<OpFoldResult> extents(wholeSizes),
@@ -196,8 +197,11 @@ FailureOr<Value> reshardUneven(OpBuilder &builder, Location loc, MeshOp mesh,
     if (failed(getPieces(global, mesh, from, dim, offsets, sizes)))
       return emitError(loc) << "unsupported by mesh-spmdization: dimension "
                             << dim << " has no static pieces";
-    local = gatherUnevenDim(builder, loc, mesh, local, dim,
-                            from.getSplitAxes()[dim], sizes);
+    FailureOr<Value> whole = gatherUnevenDim(builder, loc, mesh, local, dim,
+                                             from.getSplitAxes()[dim], sizes);
+    if (failed(whole))
+      return failure();
+    local = *whole;
   }
   if (from)
     current = withoutDims(from, unevenFrom);
@@ -215,7 +219,7 @@ FailureOr<Value> reshardUneven(OpBuilder &builder, Location loc, MeshOp mesh,
                             << dim << " has no static pieces";
     auto type = cast<RankedTensorType>(local.getType());
     SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
-    SmallVector<OpFoldResult> extents = sizesOf(builder, loc, local),
+    SmallVector<OpFoldResult> extents = tensor::getMixedSizes(builder, loc, local),
                               strides(type.getRank(), builder.getIndexAttr(1));
     offsets[dim] = piece->first;
     extents[dim] = piece->second;

@@ -37,3 +37,16 @@ func.func @reduce_scatter(%arg0: tensor<6x4xf32>) -> tensor<2x4xf32> {
   %0 = mesh.reduce_scatter %arg0 on @mesh_2x3 mesh_axes = [1] reduction = <max> scatter_axis = 0 : tensor<6x4xf32> -> tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_2x3(shape = 2x3)
+
+// Complex numbers have no zero constant to place the piece in: the gather
+// stays.
+// CHECK-LABEL: func.func @all_gather_complex
+// CHECK:         mesh.all_gather %{{.*}} on @mesh_2x3 mesh_axes = [1] gather_axis = 0 : tensor<2x4xcomplex<f32>> -> tensor<6x4xcomplex<f32>>
+func.func @all_gather_complex(%arg0: tensor<2x4xcomplex<f32>>) -> tensor<6x4xcomplex<f32>> {
+  %0 = mesh.all_gather %arg0 on @mesh_2x3 mesh_axes = [1] gather_axis = 0 : tensor<2x4xcomplex<f32>> -> tensor<6x4xcomplex<f32>>
+  return %0 : tensor<6x4xcomplex<f32>>
+}

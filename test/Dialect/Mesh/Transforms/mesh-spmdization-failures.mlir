@@ -115,3 +115,31 @@ func.func @offsets_past_the_end(%a: tensor<6xf32>) -> tensor<6xf32> {
   %a_s = mesh.shard %a to %s : tensor<6xf32>
   return %a_s : tensor<6xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4x2(shape = 4x2)
+
+// Pieces of 1, 1, 1 and 3 rows add up to 6, but start at row 1: the offsets
+// describe no 6-row tensor.
+// expected-error @+1 {{unsupported: dimension 0 of 'tensor<6x3xf32>' has no single per-device size under this sharding (uneven split, offsets or dynamic sizes)}}
+func.func @offsets_not_from_zero(%a: tensor<6x3xf32>) -> tensor<6x3xf32> {
+  %s = mesh.sharding @mesh_4x2 split_axes = [[0]] sharded_dims_offsets = [1, 2, 3, 4, 7] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<6x3xf32>
+  return %a_s : tensor<6x3xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// Gathering uneven pieces pads each to the largest; complex numbers have no
+// zero constant to pad with.
+func.func @uneven_complex(%a: tensor<6xcomplex<f32>>) -> tensor<6xcomplex<f32>> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<6xcomplex<f32>>
+  %r = mesh.sharding @mesh_4 split_axes = [[]] : !mesh.sharding
+  // expected-error @+1 {{unsupported by mesh-spmdization: padding a tensor of 'complex<f32>', which has no zero constant}}
+  %a_r = mesh.shard %a_s to %r annotate_for_users : tensor<6xcomplex<f32>>
+  return %a_r : tensor<6xcomplex<f32>>
+}
