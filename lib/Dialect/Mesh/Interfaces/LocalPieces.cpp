@@ -2,6 +2,8 @@
 
 #include "meshsdy/Dialect/Mesh/Interfaces/LocalPieces.h"
 
+#include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -34,25 +36,17 @@ LogicalResult mlir::mesh::getPieces(RankedTensorType global, MeshOp mesh,
   ArrayRef<MeshAxis> axes =
       dim < static_cast<int64_t>(split.size()) ? ArrayRef<MeshAxis>(split[dim])
                                                : ArrayRef<MeshAxis>();
-  int64_t count = 1;
-  for (MeshAxis axis : axes) {
-    if (axis < 0 || axis >= static_cast<int64_t>(meshShape.size()) ||
-        ShapedType::isDynamic(meshShape[axis]))
-      return failure();
-    count *= meshShape[axis];
-  }
+  int64_t count = collectiveProcessGroupSize(axes, meshShape);
+  if (ShapedType::isDynamic(count))
+    return failure();
   offsets.clear();
   sizes.clear();
   int64_t offset = 0;
+  SmallVector<int64_t> origin(meshShape.size(), 0);
   for (int64_t k = 0; k < count; ++k) {
-    // The device with in-group index `k` (row-major over `axes`), at
-    // coordinate 0 on the other axes.
-    SmallVector<int64_t> device(meshShape.size(), 0);
-    int64_t rest = k;
-    for (MeshAxis axis : llvm::reverse(axes)) {
-      device[axis] = rest % meshShape[axis];
-      rest /= meshShape[axis];
-    }
+    // The device with in-group index `k`, at coordinate 0 on the other axes.
+    SmallVector<int64_t> device =
+        inGroupDevice(origin, inGroupMultiIndex(k, meshShape, axes), axes);
     FailureOr<SmallVector<int64_t>> shape = getShardShapeForDevice(
         global.getShape(), meshShape, sharding, device);
     if (failed(shape) || ShapedType::isDynamic((*shape)[dim]) ||
