@@ -512,9 +512,11 @@ LogicalResult Spmdizer::rewriteBody() {
   for (Operation *op : llvm::reverse(original))
     if (!isa<ShardingOp>(op))
       op->erase();
-  for (Operation &op : llvm::make_early_inc_range(entry))
-    if (isa<ShardingOp>(op) && op.use_empty())
-      op.erase();
+  // The shardings no per-device op reads. (A sweep of `original`, not of the
+  // body: the body is twice as long by now.)
+  for (Operation *op : original)
+    if (isa<ShardingOp>(op) && op->use_empty())
+      op->erase();
 
   SmallVector<Type> argumentTypes(entry.getArgumentTypes());
   func.setFunctionTypeAttr(TypeAttr::get(
