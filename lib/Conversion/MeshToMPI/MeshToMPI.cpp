@@ -3,6 +3,7 @@
 #include "meshsdy/Conversion/MeshToMPI/MeshToMPI.h"
 
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
+#include "meshsdy/Dialect/Mesh/Interfaces/LocalPieces.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Simplifications.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -86,30 +87,20 @@ struct AllReduceAsMPI : OpRewritePattern<AllReduceOp> {
 
     // color: index of the group (row-major over the other axes); key: the
     // index inside it (row-major over `axes`, in their order).
-    SmallVector<Type> indexTypes(shape.size(), rewriter.getIndexType());
-    auto coords = ProcessMultiIndexOp::create(rewriter, loc, indexTypes,
-                                              op.getMeshAttr(),
-                                              rewriter.getDenseI16ArrayAttr({}));
-    auto rowMajor = [&](ArrayRef<int64_t> dims) {
-      Value index = arith::ConstantIndexOp::create(rewriter, loc, 0);
-      for (int64_t dim : dims) {
-        Value size = arith::ConstantIndexOp::create(rewriter, loc, shape[dim]);
-        index = arith::AddIOp::create(
-            rewriter, loc, arith::MulIOp::create(rewriter, loc, index, size),
-            coords->getResult(dim));
-      }
-      return arith::IndexCastOp::create(rewriter, loc, rewriter.getI32Type(),
-                                        index)
+    auto rowMajor = [&](ArrayRef<MeshAxis> dims) {
+      return arith::IndexCastOp::create(
+                 rewriter, loc, rewriter.getI32Type(),
+                 buildInGroupIndex(rewriter, loc, mesh, dims))
           .getResult();
     };
-    SmallVector<int64_t> outer, inner(axes.begin(), axes.end());
-    for (int64_t dim = 0; dim < static_cast<int64_t>(shape.size()); ++dim)
+    SmallVector<MeshAxis> outer;
+    for (MeshAxis dim = 0; dim < static_cast<MeshAxis>(shape.size()); ++dim)
       if (!llvm::is_contained(axes, dim))
         outer.push_back(dim);
     Value world = mpi::CommWorldOp::create(rewriter, loc, mpi::CommType::get(ctx));
     Value comm = mpi::CommSplitOp::create(rewriter, loc, Type(),
                                           mpi::CommType::get(ctx), world,
-                                          rowMajor(outer), rowMajor(inner))
+                                          rowMajor(outer), rowMajor(axes))
                      .getNewcomm();
 
     auto bufferType = MemRefType::get(input.getShape(), input.getElementType());
