@@ -81,8 +81,9 @@ LoopSharding mlir::mesh::deriveLoopSharding(
   return sharding;
 }
 
-SmallVector<bool> mlir::mesh::getSplittableLoops(ShardingInterface op) {
-  SmallVector<utils::IteratorType> iterators = op.getLoopIteratorTypes();
+SmallVector<bool>
+mlir::mesh::getSplittableLoops(ShardingInterface op,
+                               ArrayRef<utils::IteratorType> iterators) {
   SmallVector<bool> splittable(iterators.size(), true);
   // Reduction kinds can be costly to find (linalg matches the body).
   if (!llvm::is_contained(iterators, utils::IteratorType::reduction))

@@ -18,6 +18,7 @@
 
 #include "AddressOrderInfo.h"
 #include "Interner.h"
+#include "LoopShapes.h"
 #include "ShardingAnnotations.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 
@@ -256,6 +257,7 @@ private:
     return knownPool.intern({mesh, std::move(axes)});
   }
   Interner<LoopModel, hashLoopModel> modelPool;
+  LoopShapes loopShapes;
   Interner<LoopSharding, hashLoopSharding> loopShardings;
   std::deque<unsigned> worklist;
 };
@@ -434,10 +436,10 @@ const LoopModel *Propagation::modelOf(Operation *op, OpState &state) {
     return state.getModel();
   const LoopModel *model = nullptr;
   if (auto sharded = dyn_cast<ShardingInterface>(op)) {
-    LoopModel candidate{sharded.getIndexingMaps(),
-                        sharded.getLoopIteratorTypes(), {}};
+    const LoopShape &shape = loopShapes.get(sharded);
+    LoopModel candidate{shape.maps, shape.iterators, {}};
     if (candidate.maps.size() == op->getNumOperands() + op->getNumResults()) {
-      candidate.splittable = getSplittableLoops(sharded);
+      candidate.splittable = getSplittableLoops(sharded, candidate.iterators);
       model = modelPool.intern(std::move(candidate));
     }
   }

@@ -11,6 +11,7 @@
 
 #include "AddressOrderInfo.h"
 #include "Interner.h"
+#include "LoopShapes.h"
 #include "Resharding.h"
 #include "ShardingAnnotations.h"
 
@@ -63,7 +64,7 @@ private:
   void undo();
 
   LogicalResult rewrite(Operation *op);
-  LogicalResult rewriteSharded(ShardingInterface op, ArrayRef<AffineMap> maps);
+  LogicalResult rewriteSharded(ShardingInterface op, const LoopShape &shape);
   LogicalResult rewriteReplicated(Operation *op);
   LogicalResult rewriteLoop(scf::ForOp loop);
   LogicalResult rewriteIf(scf::IfOp branch);
@@ -128,6 +129,7 @@ private:
   DenseMap<Value, RankedTensorType> argTypes;
   ScanningSymbolTableCollection symbolTables;
   SmallVector<Type> resultTypes;
+  LoopShapes loopShapes;
 };
 
 FailureOr<Value> Spmdizer::localAs(Value value, const MeshSharding &wanted,
@@ -190,7 +192,9 @@ LogicalResult Spmdizer::rewriteReplicated(Operation *op) {
 }
 
 LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
-                                       ArrayRef<AffineMap> maps) {
+                                       const LoopShape &shape) {
+  ArrayRef<AffineMap> maps = shape.maps;
+  ArrayRef<utils::IteratorType> iterators = shape.iterators;
   Operation *operation = op.getOperation();
   unsigned numOperands = operation->getNumOperands();
   // What is known: the shardings the operands are held in, then the result
@@ -218,9 +222,9 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
     axesPtrs[i] = &axes[i];
     order.push_back(i);
   }
-  SmallVector<utils::IteratorType> iterators = op.getLoopIteratorTypes();
   LoopSharding loops = deriveLoopSharding(iterators.size(), maps, axesPtrs,
-                                          order, getSplittableLoops(op));
+                                          order,
+                                          getSplittableLoops(op, iterators));
 
   SmallVector<Value> localOperands;
   SmallVector<MeshSharding, 4> operandShardings;
@@ -445,7 +449,8 @@ LogicalResult Spmdizer::rewrite(Operation *op) {
     return success();
   }
   if (auto sharded = dyn_cast<ShardingInterface>(op)) {
-    SmallVector<AffineMap> maps = sharded.getIndexingMaps();
+    // A copy: the shapes of ops other than linalg's are not kept.
+    LoopShape shape = loopShapes.get(sharded);
     // A tensor its regions read from above has no place in the loop
     // sharding: such an op runs on whole tensors.
     SetVector<Value> above;
@@ -453,9 +458,9 @@ LogicalResult Spmdizer::rewrite(Operation *op) {
     bool tensorFromAbove = llvm::any_of(above, [](Value v) {
       return isa<RankedTensorType>(v.getType());
     });
-    if (maps.size() == op->getNumOperands() + op->getNumResults() &&
+    if (shape.maps.size() == op->getNumOperands() + op->getNumResults() &&
         !tensorFromAbove)
-      return rewriteSharded(sharded, maps);
+      return rewriteSharded(sharded, shape);
   }
   return rewriteReplicated(op);
 }

@@ -63,8 +63,10 @@ ReductionKind getPartialReductionKind(ShardingInterface op,
                                       ArrayRef<utils::IteratorType> iterators);
 
 /// Loops whose splitting is supported: parallel loops, and reduction loops
-/// whose kind can be completed by a collective (not `generic`).
-SmallVector<bool> getSplittableLoops(ShardingInterface op);
+/// whose kind can be completed by a collective (not `generic`). `iterators`:
+/// `op`'s loop iterator types.
+SmallVector<bool> getSplittableLoops(ShardingInterface op,
+                                     ArrayRef<utils::IteratorType> iterators);
 
 /// Per-device type of a tensor of type `global` sharded as `sharding` on
 /// `mesh`. A null sharding is replicated. A dimension whose pieces differ in
