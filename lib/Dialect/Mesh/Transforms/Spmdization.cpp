@@ -20,6 +20,7 @@
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -132,6 +133,14 @@ private:
   LoopShapes loopShapes;
 };
 
+/// True if `value` is a `tensor.empty` of static shape, maybe annotated.
+static bool isStaticEmpty(Value value) {
+  while (auto shard = value.getDefiningOp<ShardOp>())
+    value = shard.getSrc();
+  auto empty = value.getDefiningOp<tensor::EmptyOp>();
+  return empty && empty.getDynamicSizes().empty();
+}
+
 FailureOr<Value> Spmdizer::localAs(Value value, const MeshSharding &wanted,
                                    Location loc) {
   Value local = mapping.lookupOrNull(value);
@@ -146,6 +155,15 @@ FailureOr<Value> Spmdizer::localAs(Value value, const MeshSharding &wanted,
   if (!mesh)
     return emitError(loc) << "mesh '" << (from ? from : wanted).getMesh()
                           << "' not found";
+  // An empty tensor holds no values to move: it is empty in any sharding.
+  if (!(from == wanted) && isStaticEmpty(value)) {
+    FailureOr<RankedTensorType> type =
+        getLocalType(loc, global, mesh, wanted, /*allowUneven=*/true);
+    if (succeeded(type) && type->hasStaticShape())
+      return tensor::EmptyOp::create(builder, loc, type->getShape(),
+                                     type->getElementType())
+          .getResult();
+  }
   return reshard(builder, loc, mesh, local, global, from, wanted);
 }
 

@@ -399,3 +399,26 @@ func.func @accumulate_into_init(%a: tensor<8x16xf32>, %b: tensor<16x8xf32>, %c: 
   %m_r = mesh.shard %m to %r annotate_for_users : tensor<8x8xf32>
   return %m_r : tensor<8x8xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_2x4(shape = 2x4)
+
+// One tensor.empty as the init of two ops that want it sharded differently:
+// it holds no values, so each gets an empty tensor of its own shape, without
+// collectives.
+// CHECK-LABEL: func.func @shared_empty
+// CHECK-SAME:    (%[[X:.*]]: tensor<4x2xf32>) -> (tensor<4x2xf32>, tensor<2x4xf32>)
+// CHECK-NEXT:    %[[E0:.*]] = tensor.empty() : tensor<2x4xf32>
+// CHECK-NEXT:    %[[E1:.*]] = tensor.empty() : tensor<4x2xf32>
+// CHECK-NEXT:    %[[A:.*]] = linalg.exp ins(%[[X]] : tensor<4x2xf32>) outs(%[[E1]] : tensor<4x2xf32>)
+// CHECK-NEXT:    %[[T:.*]] = linalg.transpose ins(%[[X]] : tensor<4x2xf32>) outs(%[[E0]] : tensor<2x4xf32>) permutation = [1, 0]
+// CHECK-NEXT:    return %[[A]], %[[T]]
+func.func @shared_empty(%x: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %s = mesh.sharding @mesh_2x4 split_axes = [[0], [1]] : !mesh.sharding
+  %x_s = mesh.shard %x to %s : tensor<8x8xf32>
+  %e = tensor.empty() : tensor<8x8xf32>
+  %a = linalg.exp ins(%x_s : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %t = linalg.transpose ins(%x_s : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) permutation = [1, 0]
+  return %a, %t : tensor<8x8xf32>, tensor<8x8xf32>
+}
