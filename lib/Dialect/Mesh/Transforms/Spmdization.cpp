@@ -157,11 +157,12 @@ FailureOr<Value> Spmdizer::localAs(Value value, const MeshSharding &wanted,
                           << "' not found";
   // An empty tensor holds no values to move: it is empty in any sharding.
   if (!(from == wanted) && isStaticEmpty(value)) {
-    FailureOr<RankedTensorType> type =
-        getLocalType(loc, global, mesh, wanted, /*allowUneven=*/true);
-    if (succeeded(type) && type->hasStaticShape())
-      return tensor::EmptyOp::create(builder, loc, type->getShape(),
-                                     type->getElementType())
+    SmallVector<int64_t> shape =
+        wanted ? getShardShape(global.getShape(), mesh.getShape(), wanted)
+               : SmallVector<int64_t>(global.getShape());
+    if (!ShapedType::isDynamicShape(shape))
+      return tensor::EmptyOp::create(builder, loc, shape,
+                                     global.getElementType())
           .getResult();
   }
   return reshard(builder, loc, mesh, local, global, from, wanted);
