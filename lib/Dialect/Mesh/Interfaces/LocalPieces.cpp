@@ -12,6 +12,9 @@ using namespace mlir::mesh;
 
 Value mlir::mesh::buildInGroupIndex(OpBuilder &builder, Location loc,
                                     MeshOp mesh, ArrayRef<MeshAxis> meshAxes) {
+  // (process_multi_index with no axes would mean all of them.)
+  if (meshAxes.empty())
+    return arith::ConstantIndexOp::create(builder, loc, 0);
   SmallVector<Type> indexTypes(meshAxes.size(), builder.getIndexType());
   auto coords = ProcessMultiIndexOp::create(
       builder, loc, indexTypes,

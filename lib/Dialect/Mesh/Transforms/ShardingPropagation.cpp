@@ -18,7 +18,7 @@
 
 #include "AddressOrderInfo.h"
 #include "Interner.h"
-#include "LoopShapes.h"
+#include "LoopStructures.h"
 #include "ShardingAnnotations.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 
@@ -257,7 +257,7 @@ private:
     return knownPool.intern({mesh, std::move(axes)});
   }
   Interner<LoopModel, hashLoopModel> modelPool;
-  LoopShapes loopShapes;
+  LoopStructures loopStructures;
   Interner<LoopSharding, hashLoopSharding> loopShardings;
   std::deque<unsigned> worklist;
 };
@@ -436,8 +436,8 @@ const LoopModel *Propagation::modelOf(Operation *op, OpState &state) {
     return state.getModel();
   const LoopModel *model = nullptr;
   if (auto sharded = dyn_cast<ShardingInterface>(op)) {
-    const LoopShape &shape = loopShapes.get(sharded);
-    LoopModel candidate{shape.maps, shape.iterators, {}};
+    const LoopStructure &structure = loopStructures.get(sharded);
+    LoopModel candidate{structure.maps, structure.iterators, {}};
     if (candidate.maps.size() == op->getNumOperands() + op->getNumResults()) {
       candidate.splittable = getSplittableLoops(sharded, candidate.iterators);
       model = modelPool.intern(std::move(candidate));

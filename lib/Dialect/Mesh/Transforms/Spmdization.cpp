@@ -11,7 +11,7 @@
 
 #include "AddressOrderInfo.h"
 #include "Interner.h"
-#include "LoopShapes.h"
+#include "LoopStructures.h"
 #include "Resharding.h"
 #include "ShardingAnnotations.h"
 
@@ -65,7 +65,8 @@ private:
   void undo();
 
   LogicalResult rewrite(Operation *op);
-  LogicalResult rewriteSharded(ShardingInterface op, const LoopShape &shape);
+  LogicalResult rewriteSharded(ShardingInterface op,
+                               const LoopStructure &structure);
   LogicalResult rewriteReplicated(Operation *op);
   LogicalResult rewriteLoop(scf::ForOp loop);
   LogicalResult rewriteIf(scf::IfOp branch);
@@ -130,7 +131,7 @@ private:
   DenseMap<Value, RankedTensorType> argTypes;
   ScanningSymbolTableCollection symbolTables;
   SmallVector<Type> resultTypes;
-  LoopShapes loopShapes;
+  LoopStructures loopStructures;
 };
 
 /// True if `value` is a `tensor.empty` of static shape, maybe annotated.
@@ -149,20 +150,24 @@ FailureOr<Value> Spmdizer::localAs(Value value, const MeshSharding &wanted,
                              "defined outside the function body";
   RankedTensorType global = globalType(value);
   const MeshSharding &from = heldAs(value);
-  if (!global || (!from && !wanted))
+  if (!global || from == wanted)
     return local;
   MeshOp mesh = lookupMesh(from ? from : wanted);
   if (!mesh)
     return emitError(loc) << "mesh '" << (from ? from : wanted).getMesh()
                           << "' not found";
-  // An empty tensor holds no values to move: it is empty in any sharding.
-  if (!(from == wanted) && isStaticEmpty(value)) {
+  // An empty tensor holds no values to move: it is empty in any sharding
+  // (on the same mesh: `reshard` diagnoses a move between meshes).
+  bool sameMesh =
+      !from || !wanted || from.getMeshAttr() == wanted.getMeshAttr();
+  if (sameMesh && isStaticEmpty(value)) {
     SmallVector<int64_t> shape =
         wanted ? getShardShape(global.getShape(), mesh.getShape(), wanted)
                : SmallVector<int64_t>(global.getShape());
     if (!ShapedType::isDynamicShape(shape))
       return tensor::EmptyOp::create(builder, loc, shape,
-                                     global.getElementType())
+                                     global.getElementType(),
+                                     global.getEncoding())
           .getResult();
   }
   return reshard(builder, loc, mesh, local, global, from, wanted);
@@ -211,9 +216,9 @@ LogicalResult Spmdizer::rewriteReplicated(Operation *op) {
 }
 
 LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
-                                       const LoopShape &shape) {
-  ArrayRef<AffineMap> maps = shape.maps;
-  ArrayRef<utils::IteratorType> iterators = shape.iterators;
+                                       const LoopStructure &structure) {
+  ArrayRef<AffineMap> maps = structure.maps;
+  ArrayRef<utils::IteratorType> iterators = structure.iterators;
   Operation *operation = op.getOperation();
   unsigned numOperands = operation->getNumOperands();
   // What is known: the shardings the operands are held in, then the result
@@ -468,8 +473,8 @@ LogicalResult Spmdizer::rewrite(Operation *op) {
     return success();
   }
   if (auto sharded = dyn_cast<ShardingInterface>(op)) {
-    // A copy: the shapes of ops other than linalg's are not kept.
-    LoopShape shape = loopShapes.get(sharded);
+    // A copy: the structures of ops other than linalg's are not kept.
+    LoopStructure structure = loopStructures.get(sharded);
     // A tensor its regions read from above has no place in the loop
     // sharding: such an op runs on whole tensors.
     SetVector<Value> above;
@@ -477,9 +482,9 @@ LogicalResult Spmdizer::rewrite(Operation *op) {
     bool tensorFromAbove = llvm::any_of(above, [](Value v) {
       return isa<RankedTensorType>(v.getType());
     });
-    if (shape.maps.size() == op->getNumOperands() + op->getNumResults() &&
+    if (structure.maps.size() == op->getNumOperands() + op->getNumResults() &&
         !tensorFromAbove)
-      return rewriteSharded(sharded, shape);
+      return rewriteSharded(sharded, structure);
   }
   return rewriteReplicated(op);
 }
@@ -533,13 +538,11 @@ LogicalResult Spmdizer::rewriteBody() {
     if (failed(rewrite(op)))
       return failure();
   }
+  // Users first, so that a sharding's operands (dynamic halo sizes) go after
+  // it. The per-device ops read none of the original values, except maybe a
+  // sharding: that one stays, with what it reads.
   for (Operation *op : llvm::reverse(original))
-    if (!isa<ShardingOp>(op))
-      op->erase();
-  // The shardings no per-device op reads. (A sweep of `original`, not of the
-  // body: the body is twice as long by now.)
-  for (Operation *op : original)
-    if (isa<ShardingOp>(op) && op->use_empty())
+    if (op->use_empty())
       op->erase();
 
   SmallVector<Type> argumentTypes(entry.getArgumentTypes());

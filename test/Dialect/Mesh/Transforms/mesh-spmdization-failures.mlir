@@ -143,3 +143,20 @@ func.func @uneven_complex(%a: tensor<6xcomplex<f32>>) -> tensor<6xcomplex<f32>> 
   %a_r = mesh.shard %a_s to %r annotate_for_users : tensor<6xcomplex<f32>>
   return %a_r : tensor<6xcomplex<f32>>
 }
+
+// -----
+
+mesh.mesh @mesh_2x4(shape = 2x4)
+mesh.mesh @mesh_8(shape = 8)
+
+// An empty tensor is not resharded, but a move between meshes is still
+// unsupported, empty or not.
+func.func @empty_between_meshes() -> tensor<8x8xf32> {
+  %sa = mesh.sharding @mesh_2x4 split_axes = [[0]] : !mesh.sharding
+  %sb = mesh.sharding @mesh_8 split_axes = [[0]] : !mesh.sharding
+  %e = tensor.empty() : tensor<8x8xf32>
+  %e1 = mesh.shard %e to %sa : tensor<8x8xf32>
+  // expected-error @+1 {{unsupported by mesh-spmdization: resharding between meshes}}
+  %e2 = mesh.shard %e1 to %sb annotate_for_users : tensor<8x8xf32>
+  return %e2 : tensor<8x8xf32>
+}

@@ -422,3 +422,20 @@ func.func @shared_empty(%x: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32
   %t = linalg.transpose ins(%x_s : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) permutation = [1, 0]
   return %a, %t : tensor<8x8xf32>, tensor<8x8xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// An unused sharding with dynamic halo sizes goes away before the constant
+// it reads (erasing them the other way round aborted).
+// CHECK-LABEL: func.func @unused_sharding_with_dynamic_halos
+// CHECK-SAME:    (%[[X:.*]]: tensor<8xf32>) -> tensor<8xf32>
+// CHECK-NEXT:    %[[R:.*]] = math.exp %[[X]] : tensor<8xf32>
+// CHECK-NEXT:    return %[[R]]
+func.func @unused_sharding_with_dynamic_halos(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %c1 = arith.constant 1 : i64
+  %h = mesh.sharding @mesh_4 split_axes = [[0]] halo_sizes = [%c1, %c1] : !mesh.sharding
+  %r = math.exp %x : tensor<8xf32>
+  return %r : tensor<8xf32>
+}
