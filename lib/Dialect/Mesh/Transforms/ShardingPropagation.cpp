@@ -67,11 +67,9 @@ size_t hashSplitAxes(const SplitAxes &axes) {
   return hash;
 }
 
-/// What propagation needs of an op's sharding model, queried once per op
-/// (linalg ops rebuild their indexing maps on every query).
-struct LoopModel {
-  SmallVector<AffineMap> maps;
-  SmallVector<utils::IteratorType> iterators;
+/// What propagation needs of an op's sharding model, queried once per op:
+/// its loop structure and which of its loops may be split.
+struct LoopModel : LoopStructure {
   SmallVector<bool> splittable;
 
   bool operator==(const LoopModel &rhs) const {
@@ -436,8 +434,7 @@ const LoopModel *Propagation::modelOf(Operation *op, OpState &state) {
     return state.getModel();
   const LoopModel *model = nullptr;
   if (auto sharded = dyn_cast<ShardingInterface>(op)) {
-    const LoopStructure &structure = loopStructures.get(sharded);
-    LoopModel candidate{structure.maps, structure.iterators, {}};
+    LoopModel candidate{loopStructures.get(sharded), {}};
     if (candidate.maps.size() == op->getNumOperands() + op->getNumResults()) {
       candidate.splittable = getSplittableLoops(sharded, candidate.iterators);
       model = modelPool.intern(std::move(candidate));
@@ -533,12 +530,8 @@ void Propagation::visit(unsigned index, Direction direction) {
                       : op->getNumOperands();
   for (unsigned i = first; i < last; ++i) {
     ValueInfo *current = slot(index, i);
-    if (!current)
-      continue;
-    Value value = i < op->getNumOperands()
-                      ? op->getOperand(i)
-                      : op->getResult(i - op->getNumOperands());
-    extend(*current, mesh, loops.project(maps[i]));
+    if (current)
+      extend(*current, mesh, loops.project(maps[i]));
   }
 }
 
