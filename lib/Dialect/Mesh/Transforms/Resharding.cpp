@@ -139,9 +139,10 @@ MeshSharding withoutDims(const MeshSharding &sharding,
 /// Makes dimension `dim` of `local` whole, from pieces of different sizes:
 /// each device pads its piece to the largest, an `all_gather` collects the
 /// padded pieces, and the pieces are cut out and concatenated.
-FailureOr<Value> gatherUnevenDim(OpBuilder &builder, Location loc, MeshOp mesh,
-                      Value local, int64_t dim, ArrayRef<MeshAxis> axes,
-                      ArrayRef<int64_t> sizes) {
+FailureOr<Value> gatherUnevenDim(OpBuilder &builder, Location loc,
+                                 MeshOp mesh, Value local, int64_t dim,
+                                 ArrayRef<MeshAxis> axes,
+                                 ArrayRef<int64_t> sizes) {
   auto type = cast<RankedTensorType>(local.getType());
   int64_t largest = *llvm::max_element(sizes);
   int64_t count = static_cast<int64_t>(sizes.size());
@@ -165,7 +166,8 @@ FailureOr<Value> gatherUnevenDim(OpBuilder &builder, Location loc, MeshOp mesh,
       FlatSymbolRefAttr::get(builder.getContext(), mesh.getSymName()),
       builder.getDenseI16ArrayAttr(axes), padded, builder.getIndexAttr(dim));
   SmallVector<Value> pieces;
-  SmallVector<OpFoldResult> wholeSizes = tensor::getMixedSizes(builder, loc, gathered);
+  SmallVector<OpFoldResult> wholeSizes =
+      tensor::getMixedSizes(builder, loc, gathered);
   for (auto [k, pieceSize] : llvm::enumerate(sizes)) {
     SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
     SmallVector<OpFoldResult> extents(wholeSizes),
@@ -219,8 +221,9 @@ FailureOr<Value> reshardUneven(OpBuilder &builder, Location loc, MeshOp mesh,
                             << dim << " has no static pieces";
     auto type = cast<RankedTensorType>(local.getType());
     SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
-    SmallVector<OpFoldResult> extents = tensor::getMixedSizes(builder, loc, local),
-                              strides(type.getRank(), builder.getIndexAttr(1));
+    SmallVector<OpFoldResult> extents =
+        tensor::getMixedSizes(builder, loc, local);
+    SmallVector<OpFoldResult> strides(type.getRank(), builder.getIndexAttr(1));
     offsets[dim] = piece->first;
     extents[dim] = piece->second;
     SmallVector<int64_t> shape(type.getShape());
@@ -250,6 +253,18 @@ FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
       (to && to.getMesh() != mesh.getSymName()))
     return emitError(loc)
            << "unsupported by mesh-spmdization: resharding between meshes";
+  // An empty tensor holds no values to move: it is empty in any sharding.
+  if (auto empty = local.getDefiningOp<tensor::EmptyOp>();
+      empty && empty.getDynamicSizes().empty()) {
+    SmallVector<int64_t> shape =
+        to ? getShardShape(global.getShape(), mesh.getShape(), to)
+           : SmallVector<int64_t>(global.getShape());
+    if (!ShapedType::isDynamicShape(shape))
+      return tensor::EmptyOp::create(builder, loc, shape,
+                                     global.getElementType(),
+                                     global.getEncoding())
+          .getResult();
+  }
   // Pieces of different sizes (offsets, sizes that do not divide).
   SmallVector<int64_t> unevenFrom = getUnevenDims(global, mesh, from);
   SmallVector<int64_t> unevenTo = getUnevenDims(global, mesh, to);

@@ -26,7 +26,8 @@ namespace mlir::mesh {
 /// size between devices (offsets, sizes that do not divide) are gathered
 /// whole first (pad to the largest piece, `all_gather`, cut and concatenate)
 /// and sliced last (each device cuts its piece at its offset); the rest is
-/// resharded as above.
+/// resharded as above. A static `tensor.empty` holds no values: it becomes
+/// an empty tensor of the target's per-device shape, without collectives.
 FailureOr<Value> reshard(OpBuilder &builder, Location loc, MeshOp mesh,
                          Value local, RankedTensorType global,
                          const MeshSharding &from, const MeshSharding &to);

@@ -20,7 +20,6 @@
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/CallInterfaces.h"
 #include "mlir/Transforms/RegionUtils.h"
@@ -134,14 +133,6 @@ private:
   LoopStructures loopStructures;
 };
 
-/// True if `value` is a `tensor.empty` of static shape, maybe annotated.
-static bool isStaticEmpty(Value value) {
-  while (auto shard = value.getDefiningOp<ShardOp>())
-    value = shard.getSrc();
-  auto empty = value.getDefiningOp<tensor::EmptyOp>();
-  return empty && empty.getDynamicSizes().empty();
-}
-
 FailureOr<Value> Spmdizer::localAs(Value value, const MeshSharding &wanted,
                                    Location loc) {
   Value local = mapping.lookupOrNull(value);
@@ -156,20 +147,6 @@ FailureOr<Value> Spmdizer::localAs(Value value, const MeshSharding &wanted,
   if (!mesh)
     return emitError(loc) << "mesh '" << (from ? from : wanted).getMesh()
                           << "' not found";
-  // An empty tensor holds no values to move: it is empty in any sharding
-  // (on the same mesh: `reshard` diagnoses a move between meshes).
-  bool sameMesh =
-      !from || !wanted || from.getMeshAttr() == wanted.getMeshAttr();
-  if (sameMesh && isStaticEmpty(value)) {
-    SmallVector<int64_t> shape =
-        wanted ? getShardShape(global.getShape(), mesh.getShape(), wanted)
-               : SmallVector<int64_t>(global.getShape());
-    if (!ShapedType::isDynamicShape(shape))
-      return tensor::EmptyOp::create(builder, loc, shape,
-                                     global.getElementType(),
-                                     global.getEncoding())
-          .getResult();
-  }
   return reshard(builder, loc, mesh, local, global, from, wanted);
 }
 
