@@ -37,7 +37,7 @@ MeshSharding MeshSharding::get(ShardingOp op) {
       dyn_cast_or_null<MeshAxesArrayAttr>(op.getProperties().split_axes);
   if (!meshAttr || !splitAttr)
     return {};
-  SmallVector<DimSplitAxes> split;
+  SplitAxes split;
   for (DenseI16ArrayAttr axes : splitAttr.getAxes()) {
     if (!axes)
       return {};

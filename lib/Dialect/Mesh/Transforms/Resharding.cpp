@@ -16,7 +16,7 @@ namespace {
 /// Working state of a resharding: the split axes per dimension and the
 /// partial axes the current local value has.
 struct State {
-  SmallVector<DimSplitAxes> split;
+  SplitAxes split;
   SmallVector<MeshAxis> partial;
   ReductionKind partialType = ReductionKind::Sum;
 
@@ -127,7 +127,7 @@ FailureOr<Value> addHalos(OpBuilder &builder, Location loc, MeshOp mesh,
 /// `sharding` without split axes on `dims`, and without offsets.
 MeshSharding withoutDims(const MeshSharding &sharding,
                          ArrayRef<int64_t> dims) {
-  SmallVector<DimSplitAxes> split;
+  SplitAxes split;
   for (auto [dim, axes] : llvm::enumerate(sharding.getSplitAxes()))
     split.push_back(llvm::is_contained(dims, static_cast<int64_t>(dim))
                         ? DimSplitAxes()

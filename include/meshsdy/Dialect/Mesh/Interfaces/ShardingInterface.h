@@ -17,15 +17,10 @@ namespace mlir::mesh {
 
 class ShardingInterface;
 
-/// Split axes of a whole tensor: entry `d` lists the mesh axes dimension `d`
-/// is split over, outer axis first (DimSplitAxes, MeshSharding.h). Trailing
-/// empty entries are insignificant.
-using SplitAxes = SmallVector<DimSplitAxes>;
-
 /// How the loops of one op are split: entry `l` lists the mesh axes loop `l`
 /// is split over. Within one op a mesh axis splits at most one loop.
 struct LoopSharding {
-  SmallVector<DimSplitAxes> loopAxes;
+  SplitAxes loopAxes;
 
   /// Returns true if some loop is split over `axis`.
   bool usesAxis(MeshAxis axis) const;
