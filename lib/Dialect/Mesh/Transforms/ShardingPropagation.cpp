@@ -19,6 +19,7 @@
 #include "AddressOrderInfo.h"
 #include "Interner.h"
 #include "LoopStructures.h"
+#include "Prefetch.h"
 #include "ShardingAnnotations.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 
@@ -37,25 +38,6 @@ using namespace mlir;
 using namespace mlir::mesh;
 
 namespace {
-
-/// Asks the cache for the memory of `op` that visiting it reads: its
-/// results (stored before it), its fields and its first operands. The passes
-/// read the ops of a large function from memory, not from the caches; the
-/// sweeps over arrays of ops ask a few ops ahead, which hides that latency.
-inline void prefetchOp(const Operation *op) {
-#if defined(__GNUC__)
-  const char *base = reinterpret_cast<const char *>(op);
-  __builtin_prefetch(base - 64);
-  __builtin_prefetch(base);
-  __builtin_prefetch(base + 64);
-  __builtin_prefetch(base + 128);
-#else
-  (void)op;
-#endif
-}
-
-/// How many ops ahead a sweep prefetches.
-constexpr size_t kPrefetchDistance = 8;
 
 /// Which side of an op a propagation phase may update.
 enum class Direction { Forward, Backward };
@@ -202,6 +184,8 @@ private:
   /// with a model: those regions compute on elements, not tensors (in linalg
   /// code, half of all ops).
   void collect(Operation *parent, unsigned parentIndex);
+  /// Reads ahead of `collect`, the one walk along the IR's op lists.
+  StreamPrefetcher stream;
   /// Numbers the ops' tensor values and fills `slots`, `definers` and
   /// `readers`.
   void numberValues();
@@ -279,6 +263,7 @@ void Propagation::collect(Operation *parent, unsigned parentIndex) {
     for (Block &block : region) {
       numValues += block.getNumArguments();
       for (Operation &op : block) {
+        stream.at(&op);
         unsigned index = ops.size();
         ops.push_back({&op, OpState(), 0, parentIndex});
         numValues += op.getNumResults();
@@ -642,7 +627,10 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
     }
   }
 
-  for (Decision &decision : decisions) {
+  for (size_t i = 0, e = decisions.size(); i < e; ++i) {
+    if (i + kPrefetchDistance < e)
+      prefetchOp(decisions[i + kPrefetchDistance].op);
+    Decision &decision = decisions[i];
     Operation *op = decision.op;
     if (isa<scf::ForOp, scf::IfOp>(op)) {
       annotateCarried(op);

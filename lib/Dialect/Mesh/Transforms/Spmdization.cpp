@@ -10,6 +10,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "AddressOrderInfo.h"
+#include "Prefetch.h"
 #include "Interner.h"
 #include "LoopStructures.h"
 #include "Resharding.h"
@@ -508,19 +509,27 @@ LogicalResult Spmdizer::rewriteBody() {
   }
 
   SmallVector<Operation *> original;
-  for (Operation &op : entry)
+  StreamPrefetcher stream;
+  for (Operation &op : entry) {
+    stream.at(&op);
     original.push_back(&op);
-  for (Operation *op : original) {
-    builder.setInsertionPoint(op);
-    if (failed(rewrite(op)))
+  }
+  for (size_t i = 0, e = original.size(); i < e; ++i) {
+    if (i + kPrefetchDistance < e)
+      prefetchOp(original[i + kPrefetchDistance]);
+    builder.setInsertionPoint(original[i]);
+    if (failed(rewrite(original[i])))
       return failure();
   }
   // Users first, so that a sharding's operands (dynamic halo sizes) go after
   // it. The per-device ops read none of the original values, except maybe a
   // sharding: that one stays, with what it reads.
-  for (Operation *op : llvm::reverse(original))
-    if (op->use_empty())
-      op->erase();
+  for (size_t i = original.size(); i-- > 0;) {
+    if (i >= kPrefetchDistance)
+      prefetchOp(original[i - kPrefetchDistance]);
+    if (original[i]->use_empty())
+      original[i]->erase();
+  }
 
   SmallVector<Type> argumentTypes(entry.getArgumentTypes());
   func.setFunctionTypeAttr(TypeAttr::get(
