@@ -206,6 +206,7 @@ struct MeshModuleShardingPropagationPass
         boundaries[func] = std::move(*boundary);
       numAnnotations += counts->annotations;
       numReplicatedOps += counts->replicatedOps;
+      numRevisits += counts->revisits;
     }
   }
 };

@@ -119,6 +119,8 @@ public:
   LogicalResult absorbAnnotations();
   /// Runs one phase to its fixpoint.
   void run(Direction direction);
+  /// Op visits after the first of each phase, over all phases run.
+  unsigned getRevisits() const { return revisits; }
   /// Writes the result as mesh.shard annotations. Returns the number of
   /// annotations added and of ops replicated for lack of a model.
   std::pair<unsigned, unsigned> materialize();
@@ -144,7 +146,10 @@ private:
   };
   void push(unsigned index) {
     OpState &state = ops[index].state;
-    if (state.isQueued())
+    // Not the op being visited: a second visit would derive the same
+    // sharding from what this one wrote, since every tensor the visit changes
+    // grows towards what the op's other tensors say.
+    if (state.isQueued() || index == visiting)
       return;
     state.setQueued(true);
     worklist.push_back(index);
@@ -242,6 +247,9 @@ private:
   LoopStructures loopStructures;
   Interner<LoopSharding, hashLoopSharding> loopShardings;
   std::deque<unsigned> worklist;
+  /// The op `run` is visiting.
+  unsigned visiting = kNoOp;
+  unsigned revisits = 0;
 };
 
 unsigned Propagation::number(Value value, unsigned definer) {
@@ -536,14 +544,18 @@ void Propagation::run(Direction direction) {
                      .op);
     unsigned index = reverse ? e - 1 - i : i;
     ops[index].state.setQueued(false);
+    visiting = index;
     visit(index, direction);
   }
   while (!worklist.empty()) {
+    ++revisits;
     unsigned index = worklist.front();
     worklist.pop_front();
     ops[index].state.setQueued(false);
+    visiting = index;
     visit(index, direction);
   }
+  visiting = kNoOp;
 }
 
 std::pair<unsigned, unsigned> Propagation::materialize() {
@@ -699,7 +711,7 @@ mlir::mesh::propagateShardings(FunctionOpInterface func,
     break;
   }
   auto [added, replicated] = propagation.materialize();
-  return PropagationCounts{added, replicated};
+  return PropagationCounts{added, replicated, propagation.getRevisits()};
 }
 
 namespace {
@@ -714,6 +726,7 @@ struct MeshShardingPropagationPass
       return signalPassFailure();
     numAnnotations += counts->annotations;
     numReplicatedOps += counts->replicatedOps;
+    numRevisits += counts->revisits;
   }
 };
 } // namespace

@@ -17,6 +17,8 @@ struct PropagationCounts {
   unsigned annotations = 0;
   /// Ops replicated for lack of a ShardingInterface model.
   unsigned replicatedOps = 0;
+  /// Op visits after the first of each phase.
+  unsigned revisits = 0;
 };
 
 /// Propagates the shardings of the mesh.shard annotations of `func` and

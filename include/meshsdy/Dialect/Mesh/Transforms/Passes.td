@@ -24,6 +24,8 @@ defvar propagationStatistics = [
             "Ops replicated for lack of a ShardingInterface model">,
   Statistic<"numAnnotations", "annotations",
             "mesh.shard annotations added">,
+  Statistic<"numRevisits", "revisits",
+            "Op visits after the first of a phase, when a value changed">,
 ];
 
 def MeshShardingPropagation
@@ -70,9 +72,10 @@ def MeshShardingPropagation
     one going backward).
 
     Cost: a worklist of ops, revisited only when a neighbouring value
-    changes; each value changes at most (number of mesh axes) times and each
-    visit costs the op's number of operands and results, so the pass runs in
-    time linear in the number of ops and uses.
+    changes (statistic `revisits`; never in straight-line code, where each
+    phase visits every op once); each value changes at most (number of mesh
+    axes) times and each visit costs the op's number of operands and
+    results, so the pass runs in time linear in the number of ops and uses.
   }];
   let options = [traversalOption];
   let statistics = propagationStatistics;
