@@ -13,6 +13,7 @@
 #include "mlir/IR/Operation.h"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace mlir::mesh {
 
@@ -44,18 +45,19 @@ constexpr size_t kPrefetchDistance = 8;
 class StreamPrefetcher {
 public:
   void at(const void *address) {
-    const char *here = static_cast<const char *>(address);
-    const char *target = here + kAhead;
+    // Integers, not pointers: the addresses ahead may lie outside any object.
+    auto here = reinterpret_cast<std::uintptr_t>(address);
+    std::uintptr_t target = here + kAhead;
     if (next < here || next > target)
       next = here;
     for (; next < target; next += 64)
-      prefetchAddress(next);
+      prefetchAddress(reinterpret_cast<const void *>(next));
   }
 
 private:
   /// About ten ops ahead: enough to cover the latency of memory.
-  static constexpr std::ptrdiff_t kAhead = 2048;
-  const char *next = nullptr;
+  static constexpr std::uintptr_t kAhead = 2048;
+  std::uintptr_t next = 0;
 };
 
 } // namespace mlir::mesh

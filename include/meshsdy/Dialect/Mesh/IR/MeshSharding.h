@@ -25,7 +25,7 @@ using DimSplitAxes = SmallVector<MeshAxis, 2>;
 /// the mesh axes dimension `d` is split over, outer axis first. Trailing empty
 /// entries are insignificant. Ranks up to 4 are held inline: the passes build
 /// one of these per operand of every op, and a heap allocation each was most
-/// of their allocations (about 14 per op in propagation).
+/// of their allocations (about 15 per op in propagation).
 using SplitAxes = SmallVector<DimSplitAxes, 4>;
 
 /// A sharding: mesh symbol, split axes per tensor dimension, partial axes and
