@@ -5,6 +5,7 @@
 #include "meshsdy/Dialect/Mesh/Interfaces/LocalPieces.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinTypes.h"
 
@@ -234,6 +235,37 @@ FailureOr<Value> reshardUneven(OpBuilder &builder, Location loc, MeshOp mesh,
   return local;
 }
 
+/// `local` built again in the sharding `to`, without moving values, when it
+/// holds none to move: a static tensor.empty (no values), or a linalg.fill
+/// of a scalar (the same value everywhere) when neither side is partial
+/// (a partial piece is a summand, not the value). Null otherwise, or when the
+/// new piece's shape is not static.
+Value rebuildWithoutValues(OpBuilder &builder, Location loc, MeshOp mesh,
+                           Value local, RankedTensorType global,
+                           const MeshSharding &from, const MeshSharding &to) {
+  Operation *def = local.getDefiningOp();
+  auto empty = dyn_cast_or_null<tensor::EmptyOp>(def);
+  auto fill = dyn_cast_or_null<linalg::FillOp>(def);
+  bool partial = (from && !from.getPartialAxes().empty()) ||
+                 (to && !to.getPartialAxes().empty());
+  if (!(empty && empty.getDynamicSizes().empty()) &&
+      !(fill && fill->getNumResults() == 1 && !partial))
+    return {};
+  SmallVector<int64_t> shape =
+      to ? getShardShape(global.getShape(), mesh.getShape(), to)
+         : SmallVector<int64_t>(global.getShape());
+  if (ShapedType::isDynamicShape(shape))
+    return {};
+  Value piece = tensor::EmptyOp::create(builder, loc, shape,
+                                        global.getElementType(),
+                                        global.getEncoding());
+  if (!fill)
+    return piece;
+  // The scalar dominates the old fill, which dominates this use.
+  return linalg::FillOp::create(builder, loc, fill.getInputs(), piece)
+      .getResult(0);
+}
+
 } // namespace
 
 FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
@@ -253,18 +285,9 @@ FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
       (to && to.getMesh() != mesh.getSymName()))
     return emitError(loc)
            << "unsupported by mesh-spmdization: resharding between meshes";
-  // An empty tensor holds no values to move: it is empty in any sharding.
-  if (auto empty = local.getDefiningOp<tensor::EmptyOp>();
-      empty && empty.getDynamicSizes().empty()) {
-    SmallVector<int64_t> shape =
-        to ? getShardShape(global.getShape(), mesh.getShape(), to)
-           : SmallVector<int64_t>(global.getShape());
-    if (!ShapedType::isDynamicShape(shape))
-      return tensor::EmptyOp::create(builder, loc, shape,
-                                     global.getElementType(),
-                                     global.getEncoding())
-          .getResult();
-  }
+  if (Value rebuilt = rebuildWithoutValues(builder, loc, mesh, local, global,
+                                           from, to))
+    return rebuilt;
   // Pieces of different sizes (offsets, sizes that do not divide).
   SmallVector<int64_t> unevenFrom = getUnevenDims(global, mesh, from);
   SmallVector<int64_t> unevenTo = getUnevenDims(global, mesh, to);

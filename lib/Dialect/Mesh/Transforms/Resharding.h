@@ -27,7 +27,9 @@ namespace mlir::mesh {
 /// whole first (pad to the largest piece, `all_gather`, cut and concatenate)
 /// and sliced last (each device cuts its piece at its offset); the rest is
 /// resharded as above. A static `tensor.empty` holds no values: it becomes
-/// an empty tensor of the target's per-device shape, without collectives.
+/// an empty tensor of the target's per-device shape, without collectives;
+/// so does a `linalg.fill` of a scalar, filled again, when neither sharding
+/// is partial.
 FailureOr<Value> reshard(OpBuilder &builder, Location loc, MeshOp mesh,
                          Value local, RankedTensorType global,
                          const MeshSharding &from, const MeshSharding &to);

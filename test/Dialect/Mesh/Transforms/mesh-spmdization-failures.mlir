@@ -160,3 +160,24 @@ func.func @empty_between_meshes() -> tensor<8x8xf32> {
   %e2 = mesh.shard %e1 to %sb annotate_for_users : tensor<8x8xf32>
   return %e2 : tensor<8x8xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// A fill is rebuilt in another sharding rather than resharded, but not as a
+// partial value: a partial piece is a summand, not the fill's value.
+func.func @fill_into_partial(%x: tensor<8x8xf32>, %y: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %c = arith.constant 1.5 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %f = linalg.fill ins(%c : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %sx = mesh.sharding @mesh_4 split_axes = [[], [0]] : !mesh.sharding
+  %x_s = mesh.shard %x to %sx annotate_for_users : tensor<8x8xf32>
+  %sy = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %y_s = mesh.shard %y to %sy annotate_for_users : tensor<8x8xf32>
+  %sp = mesh.sharding @mesh_4 split_axes = [[]] partial = sum [0] : !mesh.sharding
+  // expected-error @+1 {{unsupported by mesh-spmdization: making a value partial over mesh axis 0}}
+  %f_p = mesh.shard %f to %sp annotate_for_users : tensor<8x8xf32>
+  %m = linalg.matmul ins(%x_s, %y_s : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f_p : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %m : tensor<8x8xf32>
+}

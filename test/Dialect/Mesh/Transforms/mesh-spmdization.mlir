@@ -425,6 +425,36 @@ func.func @shared_empty(%x: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32
 
 // -----
 
+mesh.mesh @mesh_2x4(shape = 2x4)
+
+// One linalg.fill read by two ops that want it sharded differently: it is
+// the same scalar everywhere, so each gets a fill of its own shape, without
+// collectives.
+// CHECK-LABEL: func.func @shared_fill
+// CHECK-SAME:    (%[[X:.*]]: tensor<4x2xf32>) -> (tensor<4x2xf32>, tensor<2x4xf32>)
+// CHECK-NEXT:    %[[C:.*]] = arith.constant 1.5
+// CHECK-NEXT:    %[[E0:.*]] = tensor.empty() : tensor<2x4xf32>
+// CHECK-NEXT:    %[[F0:.*]] = linalg.fill ins(%[[C]] : f32) outs(%[[E0]] : tensor<2x4xf32>)
+// CHECK-NEXT:    %[[E1:.*]] = tensor.empty() : tensor<4x2xf32>
+// CHECK-NEXT:    %[[F1:.*]] = linalg.fill ins(%[[C]] : f32) outs(%[[E1]] : tensor<4x2xf32>)
+// CHECK-NEXT:    %[[A:.*]] = linalg.add ins(%[[X]], %[[F1]] : tensor<4x2xf32>, tensor<4x2xf32>) outs(%[[E1]] : tensor<4x2xf32>)
+// CHECK-NEXT:    %[[T:.*]] = linalg.transpose ins(%[[X]] : tensor<4x2xf32>) outs(%[[E0]] : tensor<2x4xf32>) permutation = [1, 0]
+// CHECK-NEXT:    %[[B:.*]] = linalg.add ins(%[[T]], %[[F0]] : tensor<2x4xf32>, tensor<2x4xf32>) outs(%[[E0]] : tensor<2x4xf32>)
+// CHECK-NEXT:    return %[[A]], %[[B]]
+func.func @shared_fill(%x: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %s = mesh.sharding @mesh_2x4 split_axes = [[0], [1]] : !mesh.sharding
+  %x_s = mesh.shard %x to %s : tensor<8x8xf32>
+  %c = arith.constant 1.5 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %f = linalg.fill ins(%c : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %a = linalg.add ins(%x_s, %f : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %t = linalg.transpose ins(%x_s : tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) permutation = [1, 0]
+  %b = linalg.add ins(%t, %f : tensor<8x8xf32>, tensor<8x8xf32>) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %a, %b : tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+// -----
+
 mesh.mesh @mesh_4(shape = 4)
 
 // An unused sharding with dynamic halo sizes goes away before the constant
