@@ -238,8 +238,9 @@ FailureOr<Value> reshardUneven(OpBuilder &builder, Location loc, MeshOp mesh,
 /// `local` built again in the sharding `to`, without moving values, when it
 /// holds none to move: a static tensor.empty (no values), or a linalg.fill
 /// of a scalar (the same value everywhere) when neither side is partial
-/// (a partial piece is a summand, not the value). Null otherwise, or when the
-/// new piece's shape is not static.
+/// (a partial piece is a summand, not the value) and `to` has no halos (its
+/// halos at the ends of the tensor hold the padding, not the value). Null
+/// otherwise, or when the new piece's shape is not static.
 Value rebuildWithoutValues(OpBuilder &builder, Location loc, MeshOp mesh,
                            Value local, RankedTensorType global,
                            const MeshSharding &from, const MeshSharding &to) {
@@ -249,7 +250,7 @@ Value rebuildWithoutValues(OpBuilder &builder, Location loc, MeshOp mesh,
   bool partial = (from && !from.getPartialAxes().empty()) ||
                  (to && !to.getPartialAxes().empty());
   if (!(empty && empty.getDynamicSizes().empty()) &&
-      !(fill && fill->getNumResults() == 1 && !partial))
+      !(fill && fill->getNumResults() == 1 && !partial && !hasHalos(to)))
     return {};
   SmallVector<int64_t> shape =
       to ? getShardShape(global.getShape(), mesh.getShape(), to)

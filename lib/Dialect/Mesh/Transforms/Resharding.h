@@ -29,7 +29,7 @@ namespace mlir::mesh {
 /// resharded as above. A static `tensor.empty` holds no values: it becomes
 /// an empty tensor of the target's per-device shape, without collectives;
 /// so does a `linalg.fill` of a scalar, filled again, when neither sharding
-/// is partial.
+/// is partial and `to` has no halos.
 FailureOr<Value> reshard(OpBuilder &builder, Location loc, MeshOp mesh,
                          Value local, RankedTensorType global,
                          const MeshSharding &from, const MeshSharding &to);

@@ -457,6 +457,28 @@ func.func @shared_fill(%x: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>
 
 mesh.mesh @mesh_4(shape = 4)
 
+// A fill that gets halos is padded and exchanged like any value, not filled
+// again: the halos at the ends of the tensor hold the padding.
+// CHECK-LABEL: func.func @fill_with_halos
+// CHECK:         %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<4x3xf32>)
+// CHECK:         %[[P:.*]] = tensor.pad %[[F]] low[1, 0] high[2, 0]
+// CHECK:         mesh.update_halo %[[P]] on @mesh_4 split_axes = {{\[\[}}0]] halo_sizes = [1, 2] : tensor<7x3xf32>
+func.func @fill_with_halos(%a: tensor<16x3xf32>) -> tensor<16x3xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %h = mesh.sharding @mesh_4 split_axes = [[0]] halo_sizes = [1, 2] : !mesh.sharding
+  %c = arith.constant 1.5 : f32
+  %e = tensor.empty() : tensor<16x3xf32>
+  %f = linalg.fill ins(%c : f32) outs(%e : tensor<16x3xf32>) -> tensor<16x3xf32>
+  %f_s = mesh.shard %f to %s : tensor<16x3xf32>
+  %f_h = mesh.shard %f_s to %h annotate_for_users : tensor<16x3xf32>
+  %r = math.exp %f_h : tensor<16x3xf32>
+  return %r : tensor<16x3xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
 // An unused sharding with dynamic halo sizes goes away before the constant
 // it reads (erasing them the other way round aborted).
 // CHECK-LABEL: func.func @unused_sharding_with_dynamic_halos

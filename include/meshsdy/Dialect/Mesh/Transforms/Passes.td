@@ -137,8 +137,8 @@ def MeshSpmdization
       `reduce_scatter` for partial values, `all_to_all` to move an axis
       between dimensions, `all_gather`, `all_slice`. A static
       `tensor.empty`, or a `linalg.fill` of a scalar when neither sharding
-      is partial, is built again in the wanted sharding instead: it has no
-      values to move.
+      is partial and the wanted one has no halos, is built again in the
+      wanted sharding instead: it has no values to move.
     - `scf.for` / `scf.if` are rebuilt with per-device carried values and
       their bodies rewritten the same way.
     - An op without a model runs on whole tensors: its operands (and the
