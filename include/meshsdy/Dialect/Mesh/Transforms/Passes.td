@@ -163,9 +163,11 @@ def MeshSpmdization
     Shards of different sizes (a dimension that does not divide over its
     devices: the first `size % n` pieces get one element more; or
     `sharded_dims_offsets`) have a dynamic size in the per-device type.
-    Elementwise and linalg ops run on them as they are; `tensor.empty`
-    takes its size from a table of the pieces at the device's in-group
-    index; resharding gathers such a dimension whole (each piece padded to
+    Elementwise and linalg ops run on the default pieces as they are; an
+    op's loop sharding carries no offsets, so pieces set by
+    `sharded_dims_offsets` are first resharded into the default ones (and
+    propagation does not pass offsets on). `tensor.empty` takes its size
+    from a table of the pieces at the device's in-group index; resharding gathers such a dimension whole (each piece padded to
     the largest, one `all_gather`, the pieces cut out and concatenated) and
     cuts a device's piece out at its offset; scf.for, scf.if and calls carry
     them. Other ops (constants, reshapes, pads, slices) need shards of one
