@@ -146,9 +146,10 @@ private:
   };
   void push(unsigned index) {
     OpState &state = ops[index].state;
-    // Not the op being visited: a second visit would derive the same
-    // sharding from what this one wrote, since every tensor the visit changes
-    // grows towards what the op's other tensors say.
+    // Not the op being visited (`visiting` is kNoOp for the ops this does
+    // not hold for): a second visit would derive the same loop sharding from
+    // what this one wrote, since every tensor the visit changes grows towards
+    // what the op's other tensors say.
     if (state.isQueued() || index == visiting)
       return;
     state.setQueued(true);
@@ -247,8 +248,14 @@ private:
   LoopStructures loopStructures;
   Interner<LoopSharding, hashLoopSharding> loopShardings;
   std::deque<unsigned> worklist;
-  /// The op `run` is visiting.
+  /// The op `run` is visiting, if its visit reaches its own fixpoint.
   unsigned visiting = kNoOp;
+  void startVisit(unsigned index) {
+    // Region forwarding unifies one group of carried values after another:
+    // a later group may change a value an earlier one read (the same init
+    // twice, crossed yields), and the loop or branch must be visited again.
+    visiting = isa<scf::ForOp, scf::IfOp>(ops[index].op) ? kNoOp : index;
+  }
   unsigned revisits = 0;
 };
 
@@ -544,7 +551,7 @@ void Propagation::run(Direction direction) {
                      .op);
     unsigned index = reverse ? e - 1 - i : i;
     ops[index].state.setQueued(false);
-    visiting = index;
+    startVisit(index);
     visit(index, direction);
   }
   while (!worklist.empty()) {
@@ -552,7 +559,7 @@ void Propagation::run(Direction direction) {
     unsigned index = worklist.front();
     worklist.pop_front();
     ops[index].state.setQueued(false);
-    visiting = index;
+    startVisit(index);
     visit(index, direction);
   }
   visiting = kNoOp;

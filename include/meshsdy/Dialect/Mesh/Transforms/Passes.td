@@ -71,11 +71,13 @@ def MeshShardingPropagation
     the one visited first wins (the earlier user going forward, the later
     one going backward).
 
-    Cost: a worklist of ops, revisited only when a neighbouring value
-    changes (statistic `revisits`; never in straight-line code, where each
-    phase visits every op once); each value changes at most (number of mesh
-    axes) times and each visit costs the op's number of operands and
-    results, so the pass runs in time linear in the number of ops and uses.
+    Cost: a worklist of ops, revisited only when a value they read or
+    write changes after their visit (statistic `revisits`): by another op's
+    visit, or, for scf.for and scf.if, which unify their groups of carried
+    values one after another, by their own. Each value changes at most
+    (number of mesh axes) times and each visit costs the op's number of
+    operands and results, so the pass runs in time linear in the number of
+    ops and uses.
   }];
   let options = [traversalOption];
   let statistics = propagationStatistics;
