@@ -197,6 +197,12 @@ LogicalResult mlir::mesh::detail::spmdizeByCloning(
       if (Value mapped = mapping.lookupOrNull(value))
         cloneMapping.map(value, mapped);
   Operation *clone = builder.clone(*op, cloneMapping);
+  // A value read twice may be needed in two shardings (`linalg.matmul ins(%a,
+  // %a)`), but the mapping keeps one local form per value.
+  for (auto [operand, local] :
+       llvm::zip(clone->getOpOperands(), localOperands))
+    if (operand.get() != local)
+      operand.set(local);
   for (auto [result, type] : llvm::zip(clone->getResults(), resultTypes))
     result.setType(type);
   mapping.map(op->getResults(), clone->getResults());

@@ -629,6 +629,19 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
       auto [loops, mesh] = deriveForOp(index, *decision.model);
       decision.loops = loopShardings.intern(std::move(loops));
       decision.mesh = mesh;
+      // The results get annotated as the op produces them. A result the
+      // phases left unknown (going backward, results are never updated) is
+      // read so by the ops decided later, like any annotated value.
+      unsigned numOperands = op->getNumOperands();
+      for (unsigned r = 0, e = op->getNumResults(); mesh && r < e; ++r) {
+        ValueInfo *known = slot(index, numOperands + r);
+        if (!known || known->getMesh())
+          continue;
+        SplitAxes axes =
+            decision.loops->project(decision.model->maps[numOperands + r]);
+        if (!axes.empty()) // The phases never record a replicated value.
+          *known = ValueInfo(intern(mesh, std::move(axes)), /*fixed=*/false);
+      }
     } else if (op->hasTrait<OpTrait::IsTerminator>()) {
       continue;
     }

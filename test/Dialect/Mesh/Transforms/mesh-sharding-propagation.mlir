@@ -117,3 +117,31 @@ func.func @no_annotation(%arg0: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %0 = math.exp %arg0 : tensor<8x4xf32>
   return %0 : tensor<8x4xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// %x gets its sharding going backward, from a later user; that phase does not
+// update results, so %y is known only as math.exp produces it. The matmul is
+// decided from that too: %y as it is for the first operand, gathered for the
+// second (left unannotated, it got nothing).
+// CHECK-LABEL: func.func @decided_from_produced_result
+// CHECK-DAG:   %[[S0:.*]] = mesh.sharding @mesh_2x2 split_axes = {{\[\[}}0]] : !mesh.sharding
+// CHECK-DAG:   %[[R:.*]] = mesh.sharding @mesh_2x2 split_axes = {{\[\[}}]] : !mesh.sharding
+// CHECK:       %[[Y:.*]] = math.exp
+// CHECK-NEXT:  %[[YA:.*]] = mesh.shard %[[Y]] to %[[S0]] : tensor<8x8xf32>
+// CHECK:       %[[YR:.*]] = mesh.shard %[[YA]] to %[[R]] annotate_for_users : tensor<8x8xf32>
+// CHECK:       %[[M:.*]] = linalg.matmul ins(%[[YA]], %[[YR]] : tensor<8x8xf32>, tensor<8x8xf32>)
+// CHECK-NEXT:  %{{.*}} = mesh.shard %[[M]] to %[[S0]] : tensor<8x8xf32>
+func.func @decided_from_produced_result(%x: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %y = math.exp %x : tensor<8x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %m = linalg.matmul ins(%y, %y : tensor<8x8xf32>, tensor<8x8xf32>) outs(%z : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %s = mesh.sharding @mesh_2x2 split_axes = [[0]] : !mesh.sharding
+  %x_s = mesh.shard %x to %s annotate_for_users : tensor<8x8xf32>
+  %w = math.absf %x_s : tensor<8x8xf32>
+  return %m, %w : tensor<8x8xf32>, tensor<8x8xf32>
+}

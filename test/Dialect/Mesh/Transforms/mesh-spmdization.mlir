@@ -491,3 +491,51 @@ func.func @unused_sharding_with_dynamic_halos(%x: tensor<8xf32>) -> tensor<8xf32
   %r = math.exp %x : tensor<8xf32>
   return %r : tensor<8xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// One value read by two operands that need it in different shardings (the
+// user's annotation for users leaves no room for another): each operand gets
+// its own per-device form, not one of them both.
+// CHECK-LABEL: func.func @operand_read_twice
+// CHECK-SAME:    (%[[A:.*]]: tensor<4x8xf32>) -> tensor<4x8xf32>
+// CHECK:         %[[G:.*]] = mesh.all_gather %[[A]] on @mesh_2x2 mesh_axes = [0] gather_axis = 0 : tensor<4x8xf32> -> tensor<8x8xf32>
+// CHECK-NEXT:    %[[M:.*]] = linalg.matmul ins(%[[A]], %[[G]] : tensor<4x8xf32>, tensor<8x8xf32>) outs(%{{.*}} : tensor<4x8xf32>)
+// CHECK-NEXT:    return %[[M]] : tensor<4x8xf32>
+func.func @operand_read_twice(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %s = mesh.sharding @mesh_2x2 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s annotate_for_users : tensor<8x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %m = linalg.matmul ins(%a_s, %a_s : tensor<8x8xf32>, tensor<8x8xf32>) outs(%z : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %m : tensor<8x8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// %y is read twice in different shardings by an op propagation decides
+// from what %y's definer produces: %x's sharding comes from a later user,
+// in the backward phase, which does not update results.
+// CHECK-LABEL: func.func @backward_then_read_twice
+// CHECK-SAME:    (%[[X:.*]]: tensor<4x8xf32>) -> (tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK:         %[[Y:.*]] = math.exp %[[X]] : tensor<4x8xf32>
+// CHECK-NEXT:    %[[G:.*]] = mesh.all_gather %[[Y]] on @mesh_2x2 mesh_axes = [0] gather_axis = 0 : tensor<4x8xf32> -> tensor<8x8xf32>
+// CHECK:         %[[M:.*]] = linalg.matmul ins(%[[Y]], %[[G]] : tensor<4x8xf32>, tensor<8x8xf32>) outs(%{{.*}} : tensor<4x8xf32>)
+// CHECK-NEXT:    %[[W:.*]] = math.absf %[[X]] : tensor<4x8xf32>
+// CHECK-NEXT:    return %[[M]], %[[W]]
+func.func @backward_then_read_twice(%x: tensor<8x8xf32>) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %y = math.exp %x : tensor<8x8xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%e : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %m = linalg.matmul ins(%y, %y : tensor<8x8xf32>, tensor<8x8xf32>) outs(%z : tensor<8x8xf32>) -> tensor<8x8xf32>
+  %s = mesh.sharding @mesh_2x2 split_axes = [[0]] : !mesh.sharding
+  %x_s = mesh.shard %x to %s annotate_for_users : tensor<8x8xf32>
+  %w = math.absf %x_s : tensor<8x8xf32>
+  return %m, %w : tensor<8x8xf32>, tensor<8x8xf32>
+}

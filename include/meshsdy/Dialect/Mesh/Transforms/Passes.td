@@ -38,7 +38,9 @@ def MeshShardingPropagation
     value with `mesh.shard`:
 
     - each value gets a *result annotation* (`mesh.shard %v to %s`) with the
-      sharding its defining op produces (partial results included);
+      sharding its defining op produces (partial results included); an op
+      reads a value its definer produces so even where the phases left it
+      unknown (a `backward` phase does not update results);
     - an operand whose value is sharded differently from what its user needs
       gets an *operand annotation* (`mesh.shard ... annotate_for_users`) with
       the sharding the user needs; `mesh-spmdization` turns the difference
