@@ -28,11 +28,10 @@ inline void prefetchAddress(const void *address) {
 /// Asks for the memory of `op` that the passes read: its results (stored
 /// before it), its fields and its first operands.
 inline void prefetchOp(const Operation *op) {
-  const char *base = reinterpret_cast<const char *>(op);
-  prefetchAddress(base - 64);
-  prefetchAddress(base);
-  prefetchAddress(base + 64);
-  prefetchAddress(base + 128);
+  // Integers, not pointers: the lines around `op` may lie outside it.
+  auto base = reinterpret_cast<std::uintptr_t>(op);
+  for (std::uintptr_t line : {base - 64, base, base + 64, base + 128})
+    prefetchAddress(reinterpret_cast<const void *>(line));
 }
 
 /// How many ops ahead a sweep over an array of ops prefetches.

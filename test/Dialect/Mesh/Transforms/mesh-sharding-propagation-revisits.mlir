@@ -1,7 +1,8 @@
 // Each phase of propagation visits every op once, then again only the ops
-// whose values another visit changed: not an op whose own visit changed its
-// values (nothing here is visited twice), but a loop whose carried value a
-// body op changed.
+// whose values another visit changed (and scf.for / scf.if whose own visit
+// did): not an op with a model whose own visit changed its values (nothing
+// in @chain is visited twice), but a loop whose carried value a body op
+// changed.
 
 // RUN: mesh-opt %s -split-input-file --pass-pipeline='builtin.module(func.func(mesh-sharding-propagation))' --mlir-pass-statistics --mlir-pass-statistics-display=list -o /dev/null 2>&1 | FileCheck %s
 

@@ -171,10 +171,10 @@ def MeshSpmdization
     op's loop sharding carries no offsets, so pieces set by
     `sharded_dims_offsets` are first resharded into the default ones (and
     propagation does not pass offsets on). `tensor.empty` takes its size
-    from a table of the pieces at the device's in-group index; resharding gathers such a dimension whole (each piece padded to
-    the largest, one `all_gather`, the pieces cut out and concatenated) and
-    cuts a device's piece out at its offset; scf.for, scf.if and calls carry
-    them. Other ops (constants, reshapes, pads, slices) need shards of one
+    from a table of the pieces at the device's in-group index; resharding
+    gathers such a dimension whole (each piece padded to the largest, one
+    `all_gather`, the pieces cut out and concatenated) and cuts a device's
+    piece out at its offset; scf.for, scf.if and calls carry them. Other ops (constants, reshapes, pads, slices) need shards of one
     size.
 
     Cost: one walk over the ops; each resharding costs a few ops per
