@@ -43,10 +43,13 @@ public:
     if (it != index.end())
       return structures[it->second];
     // Asked before the op becomes a key: some named ops memoize their maps
-    // in an attribute on the first query, which changes the key's hash.
-    structures.push_back({op.getIndexingMaps(), op.getLoopIteratorTypes()});
-    index.try_emplace(operation, structures.size() - 1);
-    return structures.back();
+    // in an attribute on the first query, which changes the key's hash (the
+    // op may then be alike an existing key after all).
+    LoopStructure structure{op.getIndexingMaps(), op.getLoopIteratorTypes()};
+    auto [entry, inserted] = index.try_emplace(operation, structures.size());
+    if (inserted)
+      structures.push_back(std::move(structure));
+    return structures[entry->second];
   }
 
 private:

@@ -274,8 +274,6 @@ FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
                                      RankedTensorType global,
                                      const MeshSharding &from,
                                      const MeshSharding &to) {
-  if (from == to)
-    return local;
   MLIRContext *ctx = builder.getContext();
   FlatSymbolRefAttr meshAttr =
       FlatSymbolRefAttr::get(ctx, mesh.getSymName());
