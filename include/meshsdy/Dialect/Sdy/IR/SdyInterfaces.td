@@ -98,4 +98,23 @@ def Sdy_ShardableDataFlowOpInterface
   ];
 }
 
+def Sdy_ShardingRuleOpInterface : OpInterface<"ShardingRuleOpInterface"> {
+  let cppNamespace = "::mlir::sdy";
+  let description = [{
+    An op whose operands and results can be described by an
+    `OpShardingRuleAttr`: each tensor dimension maps to one or more factors,
+    and sharding a factor shards every dimension mapped to it. Sharding
+    propagation reads ops only through this interface (and through
+    `ShardableDataFlowOpInterface` for ops with regions); upstream ops get it
+    through external models (`lib/Interfaces/`). An `sdy.sharding_rule`
+    attribute written on an op takes precedence over its model (see
+    `mlir::sdy::getShardingRule`).
+  }];
+  let methods = [
+    InterfaceMethod<"The op's sharding rule, or null if this instance of the "
+        "op cannot be described by one (e.g. dynamic shapes).",
+        "::mlir::sdy::OpShardingRuleAttr", "getShardingRule">,
+  ];
+}
+
 #endif // MESHSDY_DIALECT_SDY_IR_SDYINTERFACES_TD
