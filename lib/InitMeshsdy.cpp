@@ -7,6 +7,9 @@
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Pipelines.h"
 #include "meshsdy/Dialect/Sdy/IR/SdyDialect.h"
+#include "meshsdy/Dialect/Sdy/Transforms/Export/Passes.h"
+#include "meshsdy/Dialect/Sdy/Transforms/Import/Passes.h"
+#include "meshsdy/Dialect/Sdy/Transforms/Propagation/Passes.h"
 #include "meshsdy/Interfaces/ExternalModels.h"
 #include "mlir/IR/DialectRegistry.h"
 
@@ -22,6 +25,9 @@ void mlir::meshsdy::registerAllPasses() {
     registerMeshsdyConversionPasses();
     mesh::registerMeshPasses();
     mesh::registerSpmdizePipeline();
+    sdy::registerSdyImportPasses();
+    sdy::registerSdyPropagationPasses();
+    sdy::registerSdyExportPasses();
     return true;
   }();
   (void)registered;

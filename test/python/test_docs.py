@@ -16,6 +16,9 @@ DOCS = [
     ("Dialects/Sdy.md", ["-gen-dialect-doc", "-dialect=sdy"], "Dialect/Sdy/IR/SdyOps.td"),
     ("Passes/Mesh.md", ["-gen-pass-doc"], "Dialect/Mesh/Transforms/Passes.td"),
     ("Passes/Conversion.md", ["-gen-pass-doc"], "Conversion/Passes.td"),
+    ("Passes/SdyImport.md", ["-gen-pass-doc"], "Dialect/Sdy/Transforms/Import/Passes.td"),
+    ("Passes/SdyPropagation.md", ["-gen-pass-doc"], "Dialect/Sdy/Transforms/Propagation/Passes.td"),
+    ("Passes/SdyExport.md", ["-gen-pass-doc"], "Dialect/Sdy/Transforms/Export/Passes.td"),
 ]
 
 

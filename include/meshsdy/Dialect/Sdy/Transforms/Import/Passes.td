@@ -1,0 +1,12 @@
+//===- Passes.td - sdy import passes -------------------------*- tablegen -*-===//
+//
+// The import stage of Shardy's pipeline, with Shardy's pass flags.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MESHSDY_DIALECT_SDY_TRANSFORMS_IMPORT_PASSES_TD
+#define MESHSDY_DIALECT_SDY_TRANSFORMS_IMPORT_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+#endif // MESHSDY_DIALECT_SDY_TRANSFORMS_IMPORT_PASSES_TD
