@@ -102,3 +102,24 @@ def test_sharding_errors() -> None:
         shard(np.zeros(4), Sharding(split_axes=((0,),), sharded_dims_offsets=(0, 1, 2, 3)), mesh)
     with pytest.raises(SimulationError, match="out of range for a mesh of rank 1"):
         shard(np.zeros(4), Sharding(split_axes=((1,),)), mesh)
+
+
+def test_shard_boxes_are_what_shard_slices() -> None:
+    """`shard_boxes` gives each device the ranges `shard` cuts out of the
+    global array (halos excluded), uneven and explicit-offset dims included."""
+    from meshsdy.sim import shard_boxes, split_bounds
+
+    assert split_bounds(5, 3) == [0, 2, 4, 5]
+    assert split_bounds(3, 4) == [0, 1, 2, 3, 3]
+    mesh = Mesh((3, 2))
+    x = np.arange(5 * 14).reshape(5, 14)
+    for s in (
+        Sharding(split_axes=((0,), (1,))),
+        Sharding(split_axes=((), (0,)), sharded_dims_offsets=(0, 2, 5, 14)),
+        Sharding(split_axes=((1, 0),)),
+    ):
+        boxes = shard_boxes(x.shape, s, mesh)
+        for d, local in enumerate(shard(x, s, mesh)):
+            assert np.array_equal(local, x[tuple(slice(a, b) for a, b in boxes[d])])
+    with pytest.raises(SimulationError, match="out of range"):
+        shard_boxes((4,), Sharding(split_axes=((2,),)), mesh)

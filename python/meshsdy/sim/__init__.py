@@ -15,7 +15,7 @@ from . import collectives
 from .interpreter import simulate
 from .mesh import Mesh
 from .reductions import REDUCTION_KINDS, SimulationError
-from .sharding import Sharding, shard, shard_shape, unshard
+from .sharding import Sharding, shard, shard_boxes, shard_shape, split_bounds, unshard
 
 __all__ = [
     "REDUCTION_KINDS",
@@ -24,7 +24,9 @@ __all__ = [
     "SimulationError",
     "collectives",
     "shard",
+    "shard_boxes",
     "shard_shape",
     "simulate",
+    "split_bounds",
     "unshard",
 ]

@@ -20,7 +20,7 @@ from .collectives import all_reduce, halo_pairs
 from .mesh import Mesh, as_mesh
 from .reductions import SimulationError, identity_like
 
-__all__ = ["Sharding", "shard", "shard_shape", "unshard"]
+__all__ = ["Sharding", "shard", "shard_boxes", "shard_shape", "split_bounds", "unshard"]
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,14 @@ class Sharding:
         return (pairs + [(0, 0)] * rank)[:rank]
 
 
+def split_bounds(size: int, n: int) -> list[int]:
+    """Boundaries (`n + 1` values) of `n` pieces of a dim of `size` elements
+    without explicit offsets: as mesh::getShardShapeForDevice, each piece
+    gets `size // n` elements and the first `size % n` pieces one more."""
+    q, r = divmod(size, n)
+    return [k * q + min(k, r) for k in range(n + 1)]
+
+
 def _boundaries(
     shape: Sequence[int], sharding: Sharding, mesh: Mesh
 ) -> list[list[int] | None]:
@@ -93,10 +101,7 @@ def _boundaries(
                     f"sharded_dims_offsets {bounds} of dim {dim} do not cover size {size} in order"
                 )
         else:
-            # As mesh::getShardShapeForDevice: the first `size % n` pieces
-            # get one element more.
-            q, r = divmod(size, n)
-            bounds = [k * q + min(k, r) for k in range(n + 1)]
+            bounds = split_bounds(size, n)
         result.append(bounds)
     if flat and pos != len(flat):
         raise SimulationError(
@@ -127,6 +132,20 @@ def _check_sharding(shape: Sequence[int], sharding: Sharding, mesh: Mesh) -> Non
     for a in [a for ax in sharding.split_axes for a in ax] + list(sharding.partial_axes):
         if not 0 <= a < mesh.rank:
             raise SimulationError(f"mesh axis {a} is out of range for a mesh of rank {mesh.rank}")
+
+
+def shard_boxes(
+    shape: Sequence[int], sharding: Sharding, mesh: Mesh | Sequence[int]
+) -> list[tuple[tuple[int, int], ...]]:
+    """For each device (linear index), the `[start, stop)` range per dim of a
+    global `shape` that it owns, halos excluded (empty ranges for devices
+    whose piece is empty)."""
+    mesh = as_mesh(mesh)
+    _check_sharding(shape, sharding, mesh)
+    bounds = _boundaries(shape, sharding, mesh)
+    return [
+        tuple(_core_box(bounds, shape, sharding, mesh, d)) for d in range(mesh.num_devices)
+    ]
 
 
 def shard_shape(
