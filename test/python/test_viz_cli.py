@@ -152,3 +152,27 @@ def test_module_entry_point(tmp_path: Path) -> None:
     assert bad.returncode == 2
     assert bad.stderr == "error: no tensor value %nothing in @mlp\n"
 
+
+def test_readme_picture_is_current(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """The README's picture is what its command prints (stdin as FILE)."""
+    import io
+
+    from mlir import ir
+    from mlir.passmanager import PassManager
+
+    import meshsdy  # noqa: F401
+
+    readme = (ROOT / "README.md").read_text()
+    command = "| .venv/bin/python -m meshsdy.viz - --value %2\n```\n\n```\n"
+    start = readme.index(command) + len(command)
+    expected = readme[start : readme.index("```", start)]
+    pipeline = re.findall(r"--pass-pipeline='([^']+)'", readme[:start])[-1]
+    assert pipeline == "builtin.module(mesh-module-sharding-propagation)"
+    with ir.Context():
+        module = ir.Module.parse((ROOT / "examples" / "mlp.mlir").read_text())
+        PassManager.parse(pipeline).run(module.operation)
+        propagated = str(module)
+    monkeypatch.setattr("sys.stdin", io.StringIO(propagated))
+    code, out, err = run(capsys, "-", "--value", "%2")
+    assert code == 0, err
+    assert out == expected
