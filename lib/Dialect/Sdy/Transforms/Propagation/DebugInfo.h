@@ -1,0 +1,68 @@
+//===- DebugInfo.h - why a value got its sharding ---------------*- C++ -*-===//
+//
+// With `debug-sharding-origins`, propagation records for every axis of every
+// sharding where it came from: a function input or output, a sharding
+// constraint or a manual computation, as the user wrote them before
+// propagation. With `debug-propagation-edge-sharding`, it records for every
+// op through which operand or result each axis reached each of its values,
+// and at which step. Both are saved on the module at the end:
+//   - `sdy.sharding_origins`: a dictionary from axis to origin ("self",
+//     "input: 0", "output: 1", "constraint_2", "mc_0_input: 1", ...) on
+//     function arguments and results, sharding constraints, data-flow edges,
+//     and (one dictionary per result) on other ops;
+//   - `sdy.propagation_edges`: a #sdy.propagation_edges<...> attribute on
+//     each op and function result that gained axes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef MESHSDY_LIB_DIALECT_SDY_TRANSFORMS_PROPAGATION_DEBUGINFO_H
+#define MESHSDY_LIB_DIALECT_SDY_TRANSFORMS_PROPAGATION_DEBUGINFO_H
+
+#include "meshsdy/Dialect/Sdy/Transforms/Propagation/ShardingProjection.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
+
+namespace mlir::sdy {
+
+/// The attribute names Shardy uses for debug information.
+inline constexpr StringLiteral kShardingOriginsAttr = "sdy.sharding_origins";
+inline constexpr StringLiteral kPropagationEdgesAttr = "sdy.propagation_edges";
+inline constexpr StringLiteral kShardingOriginNameAttr =
+    "sdy.sharding_origin_name";
+
+class PropagationDebugInfo {
+public:
+  PropagationDebugInfo(bool origins, bool edges);
+  ~PropagationDebugInfo();
+
+  /// Whether anything is recorded.
+  bool enabled() const { return origins || edges; }
+
+  /// Records the user's shardings as origins and names the constraints and
+  /// manual computations.
+  void prepare(ModuleOp module);
+
+  /// Records one propagation step through `op`: the tensors whose bit is set
+  /// gained the axes by which `after` differs from `before`. A null result
+  /// value is a function result (of function `op`).
+  void record(Operation *op, ArrayRef<Value> operands, ArrayRef<Value> results,
+              const ShardingProjection &before,
+              const ShardingProjection &after,
+              const llvm::BitVector &changedOperands,
+              const llvm::BitVector &changedResults, OpShardingRuleAttr rule,
+              MeshAttr mesh);
+
+  /// Saves what was recorded as attributes on the module.
+  void save(ModuleOp module);
+
+private:
+  bool origins, edges;
+  struct State;
+  std::unique_ptr<State> state;
+};
+
+} // namespace mlir::sdy
+
+#endif // MESHSDY_LIB_DIALECT_SDY_TRANSFORMS_PROPAGATION_DEBUGINFO_H
