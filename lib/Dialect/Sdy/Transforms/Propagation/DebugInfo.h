@@ -44,22 +44,24 @@ public:
   /// manual computations.
   void prepare(ModuleOp module);
 
-  /// Records one propagation step through `op`: the tensors whose bit is set
-  /// gained the axes by which `after` differs from `before`. A null result
-  /// value is a function result (of function `op`).
+  /// Records one propagation step through `op` that changed a sharding: the
+  /// axes by which the factor shardings in `after` differ from `before`, and
+  /// which operand or result each came from. When `op` is a function,
+  /// `funcResult` is the index of the result synced with the returned value
+  /// `operands[0]`.
   void record(Operation *op, ArrayRef<Value> operands, ArrayRef<Value> results,
               const ShardingProjection &before,
-              const ShardingProjection &after,
-              const llvm::BitVector &changedOperands,
-              const llvm::BitVector &changedResults, OpShardingRuleAttr rule,
-              MeshAttr mesh);
+              const ShardingProjection &after, OpShardingRuleAttr rule,
+              MeshAttr mesh, int64_t funcResult = -1);
 
   /// Saves what was recorded as attributes on the module.
   void save(ModuleOp module);
 
+  /// What is recorded (DebugInfo.cpp).
+  struct State;
+
 private:
   bool origins, edges;
-  struct State;
   std::unique_ptr<State> state;
 };
 

@@ -160,7 +160,8 @@ struct Propagator::Impl {
   void valueChanged(Value value, TensorShardingAttr sharding);
   bool propagateSite(const PropagationSite &site,
                      MutableArrayRef<SiteTensor> operands,
-                     MutableArrayRef<SiteTensor> results);
+                     MutableArrayRef<SiteTensor> results,
+                     int64_t funcResult = -1);
   void visit(WorkItem item);
   void visitEdge(ShardableDataFlowOpInterface op, Value owner);
   void syncFuncResults();
@@ -237,7 +238,8 @@ static bool hasNoDimAxes(TensorShardingAttr sharding) {
 
 bool Propagator::Impl::propagateSite(const PropagationSite &site,
                                      MutableArrayRef<SiteTensor> operands,
-                                     MutableArrayRef<SiteTensor> results) {
+                                     MutableArrayRef<SiteTensor> results,
+                                     int64_t funcResult) {
   OpShardingRuleAttr rule = site.rule;
   // All shardings must be bound to one mesh; shardings on an empty mesh
   // (`<[]>`, a placeholder) take the mesh of the others.
@@ -327,9 +329,9 @@ bool Propagator::Impl::propagateSite(const PropagationSite &site,
     for (const SiteTensor &tensor : operands)
       operandValues.push_back(tensor.value);
     for (const SiteTensor &tensor : results)
-      resultValues.push_back(tensor.isFuncResult ? Value() : tensor.value);
+      resultValues.push_back(tensor.value);
     debug.record(site.op, operandValues, resultValues, *before, projection,
-                 changedOperands, changedResults, rule, mesh);
+                 rule, mesh, funcResult);
   }
   return anyUpdated;
 }
@@ -448,7 +450,7 @@ void Propagator::Impl::syncFuncResults() {
         const DirectionFn *saved = direction;
         DirectionFn any = propagateAny;
         direction = &any;
-        propagateSite({func, rule, false}, operands, results);
+        propagateSite({func, rule, false}, operands, results, index);
         direction = saved;
       }
     }
