@@ -44,3 +44,22 @@ func.func @sub_axes(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{
   %0 = tensor.expand_shape %arg0 [[0, 1]] output_shape [2, 4] {sdy.sharding_rule = #sdy.op_sharding_rule<([ij])->([i, j]) {i=2, j=4}>} : tensor<8xf32> into tensor<2x4xf32>
   return %0 : tensor<2x4xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+
+// Each function result keeps its own edges (Shardy files the edges of all
+// results under result 0).
+// CHECK-LABEL: func @two_results(
+// CHECK-SAME:    %arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}]>}
+// CHECK-SAME:    %arg1: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b", ?}]>}) -> (tensor<8xf32> {sdy.propagation_edges = #sdy.propagation_edges<[{step-2 = [{"a" = operand-0 -> [result-0]}]}]>, sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}]>}, tensor<8xf32> {sdy.propagation_edges = #sdy.propagation_edges<[{step-3 = [{"b" = operand-0 -> [result-0]}]}]>, sdy.sharding = #sdy.sharding<@mesh, [{"b", ?}]>})
+// CHECK-NEXT: %[[V0:.*]] = math.absf %arg0 {sdy.propagation_edges = #sdy.propagation_edges<[{step-0 = [{"a" = operand-0 -> [result-0]}]}]>, sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}]>]>} : tensor<8xf32>
+// CHECK-NEXT: %[[V1:.*]] = math.absf %arg1 {sdy.propagation_edges = #sdy.propagation_edges<[{step-1 = [{"b" = operand-0 -> [result-0]}]}]>, sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"b", ?}]>]>} : tensor<8xf32>
+// CHECK-NEXT: return %[[V0]], %[[V1]] : tensor<8xf32>, tensor<8xf32>
+func.func @two_results(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}]>},
+                       %arg1: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"b", ?}]>}) -> (tensor<8xf32>, tensor<8xf32>) {
+  %0 = math.absf %arg0 {sdy.sharding_rule = #sdy.op_sharding_rule<([i])->([i]) {i=8}>} : tensor<8xf32>
+  %1 = math.absf %arg1 {sdy.sharding_rule = #sdy.op_sharding_rule<([i])->([i]) {i=8}>} : tensor<8xf32>
+  return %0, %1 : tensor<8xf32>, tensor<8xf32>
+}
