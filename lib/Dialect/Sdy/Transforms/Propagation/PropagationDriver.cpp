@@ -288,7 +288,10 @@ bool Propagator::Impl::propagateSite(const PropagationSite &site,
                                  options.conservativePropagation,
                                  Propagator::isElementwise(site)};
   auto directionOf = [&](int64_t factor) {
-    if (rule.isBlockedPropagationFactor(factor))
+    // Conservative propagation doesn't cross padded, sliced or concatenated
+    // dimensions (Shardy blocks them in its rules; ours come from models).
+    if (rule.isBlockedPropagationFactor(factor) ||
+        (options.conservativePropagation && rule.isPermutationFactor(factor)))
       return PropagationDirection::NONE;
     return (*direction)(site, factor);
   };

@@ -43,3 +43,18 @@ func.func @no_uneven_sharding(%arg0: tensor<6xf32> {sdy.sharding = #sdy.sharding
   %1 = math.exp %arg1 {sdy.sharding_rule = #sdy.op_sharding_rule<([i])->([i]) {i=6}>} : tensor<6xf32>
   return %0, %1 : tensor<6xf32>, tensor<6xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=4, "b"=2]>
+
+// No propagation along a permutation factor (a sliced dimension); the
+// others still propagate.
+// CHECK-LABEL: func @no_permutation_factor(
+// CHECK-SAME:    %arg0: tensor<32x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>}) -> (tensor<32x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {?}]>})
+// CHECK-NEXT: %[[EXTRACTED_SLICE:.*]] = tensor.extract_slice %arg0[0, 4] [32, 2] [1, 1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>} : tensor<32x8xf32> to tensor<32x2xf32>
+// CHECK-NEXT: return %[[EXTRACTED_SLICE]] : tensor<32x2xf32>
+func.func @no_permutation_factor(%arg0: tensor<32x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>}) -> tensor<32x2xf32> {
+  %0 = tensor.extract_slice %arg0[0, 4] [32, 2] [1, 1] {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=32, j=8} permutation={j}>} : tensor<32x8xf32> to tensor<32x2xf32>
+  return %0 : tensor<32x2xf32>
+}

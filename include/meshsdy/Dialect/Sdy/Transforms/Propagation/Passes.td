@@ -21,7 +21,9 @@ defvar basicPropagationOptions = [
          "(sdy-user-priority-propagate) and at the end">,
   Option<"conservativePropagation", "conservative-propagation", "bool",
          /*default=*/"false",
-         "Propagate neither sub-axes nor axes that shard a factor unevenly">,
+         "Propagate neither sub-axes, nor axes that shard a factor unevenly, "
+         "nor along permutation factors (padded, sliced, concatenated "
+         "dimensions)">,
   Option<"debugShardingOrigins", "debug-sharding-origins", "bool",
          /*default=*/"false",
          "Save on the module where each axis of each sharding came from "
