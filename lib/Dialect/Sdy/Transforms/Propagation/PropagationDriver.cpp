@@ -300,7 +300,6 @@ bool Propagator::Impl::propagateSite(const PropagationSite &site,
     return false;
 
   MLIRContext *ctx = module.getContext();
-  bool anyUpdated = false;
   auto update = [&](SiteTensor &tensor, const TensorFactorShardings &factors,
                     TensorMappingAttr mapping) {
     TensorShardingAttr sharding = factors.toSharding(
@@ -326,7 +325,7 @@ bool Propagator::Impl::propagateSite(const PropagationSite &site,
     if (update(results[i], projection.getResults()[i],
                rule.getResultMappings()[i]))
       changedResults.set(i);
-  anyUpdated = changedOperands.any() || changedResults.any();
+  bool anyUpdated = changedOperands.any() || changedResults.any();
   if (anyUpdated && before) {
     SmallVector<Value> operandValues, resultValues;
     for (const SiteTensor &tensor : operands)
