@@ -40,6 +40,8 @@ struct PropagationDebugInfo::State {
   llvm::MapVector<Operation *, AxisEdges> opEdges;
   /// The edges of each function result.
   llvm::MapVector<std::pair<Operation *, int64_t>, AxisEdges> resultEdges;
+  /// The edges of each edge owner of a data-flow op without edge ops.
+  llvm::MapVector<Value, AxisEdges> ownerEdges;
   int64_t step = 0;
 };
 
@@ -141,7 +143,7 @@ void PropagationDebugInfo::record(Operation *op, ArrayRef<Value> operands,
                                   const ShardingProjection &before,
                                   const ShardingProjection &after,
                                   OpShardingRuleAttr rule, MeshAttr mesh,
-                                  int64_t funcResult) {
+                                  int64_t funcResult, Value edgeOwner) {
   int64_t step = state->step++;
   auto lookUpOrigin = [&](Node node, AxisRefAttr axis) -> std::string {
     Value value = node.type == EdgeNodeType::OPERAND ? operands[node.index]
@@ -200,9 +202,9 @@ void PropagationDebugInfo::record(Operation *op, ArrayRef<Value> operands,
     Value value = isOperand ? operands[index] : results[index];
     for (auto &[axis, edge] : axisEdges) {
       if (edges) {
-        AxisEdges &map = funcResult >= 0
-                             ? state->resultEdges[{op, funcResult}]
-                             : state->opEdges[op];
+        AxisEdges &map = funcResult >= 0 ? state->resultEdges[{op, funcResult}]
+                         : edgeOwner      ? state->ownerEdges[edgeOwner]
+                                          : state->opEdges[op];
         map[axis].push_back(edge);
       }
       if (origins) {
@@ -297,6 +299,30 @@ static DictionaryAttr toSelf(DictionaryAttr dict, StringRef name) {
   return DictionaryAttr::get(ctx, entries);
 }
 
+/// Sets the entry of edge owner `owner` in the per-owner array `blockArgName`
+/// or `resultName` of `op` (other entries default to `empty`).
+static void setOwnerEntry(ShardableDataFlowOpInterface op, Value owner,
+                          Attribute entry, StringRef blockArgName,
+                          StringRef resultName, Attribute empty) {
+  SmallVector<Value> owners;
+  StringRef name = resultName;
+  if (isa<BlockArgument>(owner)) {
+    name = blockArgName;
+    llvm::append_range(owners, op.getBlockArgumentEdgeOwners());
+  } else {
+    llvm::append_range(owners, op.getOpResultEdgeOwners());
+  }
+  auto it = llvm::find(owners, owner);
+  if (it == owners.end())
+    return;
+  SmallVector<Attribute> entries(owners.size(), empty);
+  if (auto existing = op->getAttrOfType<ArrayAttr>(name);
+      existing && existing.size() == entries.size())
+    entries.assign(existing.begin(), existing.end());
+  entries[it - owners.begin()] = entry;
+  op->setAttr(name, ArrayAttr::get(op->getContext(), entries));
+}
+
 void PropagationDebugInfo::save(ModuleOp module) {
   MLIRContext *ctx = module.getContext();
   if (origins) {
@@ -310,6 +336,12 @@ void PropagationDebugInfo::save(ModuleOp module) {
             use.getOperandNumber() < func.getNumResults())
           func.setResultAttr(use.getOperandNumber(), kShardingOriginsAttr,
                              dict);
+      }
+      if (ShardableDataFlowOpInterface dataFlowOp = getOwningDataFlowOp(value);
+          dataFlowOp && dataFlowOp.getEdgeOwnerFromTarget(value) == value) {
+        setOwnerEntry(dataFlowOp, value, dict, kBlockArgShardingOriginsAttr,
+                      kResultShardingOriginsAttr, DictionaryAttr::get(ctx, {}));
+        continue;
       }
       if (auto arg = dyn_cast<BlockArgument>(value)) {
         if (auto func = dyn_cast<FunctionOpInterface>(
@@ -343,12 +375,27 @@ void PropagationDebugInfo::save(ModuleOp module) {
       auto name = manual->getAttrOfType<StringAttr>(kShardingOriginNameAttr);
       if (!name)
         return;
+      // On the owner's edge op, else in the op's per-owner array.
       auto toSelfOnEdge = [&](Value owner, StringRef origin) {
-        DataFlowEdgeOp edge = lookupEdgeOp(owner);
-        if (!edge)
+        if (DataFlowEdgeOp edge = lookupEdgeOp(owner)) {
+          if (auto dict =
+                  edge->getAttrOfType<DictionaryAttr>(kShardingOriginsAttr))
+            edge->setAttr(kShardingOriginsAttr, toSelf(dict, origin));
           return;
-        if (auto dict = edge->getAttrOfType<DictionaryAttr>(kShardingOriginsAttr))
-          edge->setAttr(kShardingOriginsAttr, toSelf(dict, origin));
+        }
+        auto arg = dyn_cast<BlockArgument>(owner);
+        StringRef name =
+            arg ? kBlockArgShardingOriginsAttr : kResultShardingOriginsAttr;
+        int64_t index = arg ? arg.getArgNumber()
+                            : cast<OpResult>(owner).getResultNumber();
+        auto dicts = manual->getAttrOfType<ArrayAttr>(name);
+        if (!dicts || index >= static_cast<int64_t>(dicts.size()))
+          return;
+        SmallVector<Attribute> entries(dicts.begin(), dicts.end());
+        entries[index] =
+            toSelf(dyn_cast<DictionaryAttr>(entries[index]), origin);
+        if (entries[index])
+          manual->setAttr(name, ArrayAttr::get(ctx, entries));
       };
       for (BlockArgument arg : manual.getBody().getArguments())
         toSelfOnEdge(arg, (name.getValue() + "_input: " +
@@ -375,6 +422,14 @@ void PropagationDebugInfo::save(ModuleOp module) {
       PropagationEdgesAttr attr = edgesAttr(ctx, axisEdges);
       if (!attr.getValue().empty())
         op->setAttr(kPropagationEdgesAttr, attr);
+    }
+    for (auto &[owner, axisEdges] : state->ownerEdges) {
+      PropagationEdgesAttr attr = edgesAttr(ctx, axisEdges);
+      if (!attr.getValue().empty())
+        setOwnerEntry(getOwningDataFlowOp(owner), owner, attr,
+                      kBlockArgPropagationEdgesAttr,
+                      kResultPropagationEdgesAttr,
+                      PropagationEdgesAttr::get(ctx, {}));
     }
     for (auto &[key, axisEdges] : state->resultEdges) {
       auto func = cast<FunctionOpInterface>(key.first);

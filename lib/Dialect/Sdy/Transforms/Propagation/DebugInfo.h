@@ -12,6 +12,9 @@
 //     and (one dictionary per result) on other ops;
 //   - `sdy.propagation_edges`: a #sdy.propagation_edges<...> attribute on
 //     each op and function result that gained axes.
+// The edges of a data-flow op that has no `sdy.data_flow_edge` ops keep
+// theirs in `sdy.{block_arg,result}_{sharding_origins,propagation_edges}` on
+// the op, one entry per edge owner.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +34,17 @@ inline constexpr StringLiteral kShardingOriginsAttr = "sdy.sharding_origins";
 inline constexpr StringLiteral kPropagationEdgesAttr = "sdy.propagation_edges";
 inline constexpr StringLiteral kShardingOriginNameAttr =
     "sdy.sharding_origin_name";
+/// Where the debug information of the edges of a data-flow op without
+/// `sdy.data_flow_edge` ops goes: one entry per block-argument or result
+/// edge owner (what Shardy's export sinks from the edge ops).
+inline constexpr StringLiteral kBlockArgShardingOriginsAttr =
+    "sdy.block_arg_sharding_origins";
+inline constexpr StringLiteral kResultShardingOriginsAttr =
+    "sdy.result_sharding_origins";
+inline constexpr StringLiteral kBlockArgPropagationEdgesAttr =
+    "sdy.block_arg_propagation_edges";
+inline constexpr StringLiteral kResultPropagationEdgesAttr =
+    "sdy.result_propagation_edges";
 
 class PropagationDebugInfo {
 public:
@@ -48,11 +62,13 @@ public:
   /// axes by which the factor shardings in `after` differ from `before`, and
   /// which operand or result each came from. When `op` is a function,
   /// `funcResult` is the index of the result synced with the returned value
-  /// `operands[0]`.
+  /// `operands[0]`; when `op` is a data-flow op propagating through the
+  /// edge of `edgeOwner`, the edges are the owner's.
   void record(Operation *op, ArrayRef<Value> operands, ArrayRef<Value> results,
               const ShardingProjection &before,
               const ShardingProjection &after, OpShardingRuleAttr rule,
-              MeshAttr mesh, int64_t funcResult = -1);
+              MeshAttr mesh, int64_t funcResult = -1,
+              Value edgeOwner = Value());
 
   /// Saves what was recorded as attributes on the module.
   void save(ModuleOp module);

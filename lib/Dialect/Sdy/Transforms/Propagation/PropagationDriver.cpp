@@ -332,8 +332,13 @@ bool Propagator::Impl::propagateSite(const PropagationSite &site,
       operandValues.push_back(tensor.value);
     for (const SiteTensor &tensor : results)
       resultValues.push_back(tensor.value);
+    // A data-flow op without edge ops: its single result tensor is the
+    // owner of the edge.
+    Value owner = site.isDataFlowEdge && !isa<DataFlowEdgeOp>(site.op)
+                      ? results.front().value
+                      : Value();
     debug.record(site.op, operandValues, resultValues, *before, projection,
-                 rule, mesh, funcResult);
+                 rule, mesh, funcResult, owner);
   }
   return anyUpdated;
 }

@@ -63,3 +63,28 @@ func.func @two_results(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh,
   %1 = math.absf %arg1 {sdy.sharding_rule = #sdy.op_sharding_rule<([i])->([i]) {i=8}>} : tensor<8xf32>
   return %0, %1 : tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+
+// Without data-flow edge ops, the edges of an scf.for's edges go on the op,
+// one per result.
+// CHECK-LABEL: func @for_edges(
+// CHECK-SAME:    %arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}) -> (tensor<8xf32> {sdy.propagation_edges = #sdy.propagation_edges<[{step-1 = [{"a" = operand-0 -> [result-0]}]}]>, sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}]>})
+// CHECK-NEXT: %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT: %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT: %[[V0:.*]] = scf.for %arg1 = %[[C0]] to %[[C1]] step %[[C1]] iter_args(%arg2 = %arg0) -> (tensor<8xf32>) {
+// CHECK-NEXT: %[[V1:.*]] = math.absf %arg2 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}]>]>} : tensor<8xf32>
+// CHECK-NEXT: scf.yield %[[V1]] : tensor<8xf32>
+// CHECK-NEXT: } {sdy.result_propagation_edges = [#sdy.propagation_edges<[{step-0 = [{"a" = operand-0 -> [operand-1, result-0]}]}]>], sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}]>]>}
+// CHECK-NEXT: return %[[V0]] : tensor<8xf32>
+func.func @for_edges(%arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}) -> tensor<8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %0 = scf.for %i = %c0 to %c1 step %c1 iter_args(%acc = %arg0) -> (tensor<8xf32>) {
+    %1 = math.absf %acc {sdy.sharding_rule = #sdy.op_sharding_rule<([i])->([i]) {i=8}>} : tensor<8xf32>
+    scf.yield %1 : tensor<8xf32>
+  }
+  return %0 : tensor<8xf32>
+}

@@ -61,3 +61,24 @@ func.func @manual_computation_origin(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> 
   %r = sdy.data_flow_edge %0 sharding=<@mesh, [{?}, {"b", ?}]> : tensor<8x8xf32>
   return %r : tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2, "c"=8]>
+
+// Without data-flow edge ops, the origins of the edges of the manual
+// computation go on the op, one dictionary per block argument and result.
+// CHECK-LABEL: func @manual_computation_origin_no_edges(
+// CHECK-SAME:    %arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {"b", ?}]>, sdy.sharding_origins = {a = "mc_0_input: 0", b = "mc_0_output: 0"}}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {"b", ?}]>, sdy.sharding_origins = {a = "mc_0_input: 0", b = "mc_0_output: 0"}})
+// CHECK-NEXT: %[[V0:.*]] = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a", ?}, {"b", ?}]>] out_shardings=[<@mesh, [{"a", ?}, {"b", ?}]>] manual_axes={} (%arg1: tensor<8x8xf32>) {
+// CHECK-NEXT: %[[V1:.*]] = math.exp %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {"b", ?}]>]>, sdy.sharding_origins = [{a = "mc_0_input: 0", b = "mc_0_output: 0"}]} : tensor<8x8xf32>
+// CHECK-NEXT: sdy.return %[[V1]] : tensor<8x8xf32>
+// CHECK-NEXT: } {sdy.block_arg_sharding_origins = [{a = "self", b = "mc_0_output: 0"}], sdy.result_sharding_origins = [{a = "mc_0_input: 0", b = "self"}], sdy.sharding_origin_name = "mc_0"} : (tensor<8x8xf32>) -> tensor<8x8xf32>
+// CHECK-NEXT: return %[[V0]] : tensor<8x8xf32>
+func.func @manual_computation_origin_no_edges(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a", ?}, {?}]>] out_shardings=[<@mesh, [{?}, {"b", ?}]>] manual_axes={} (%arg1: tensor<8x8xf32>) {
+    %1 = math.exp %arg1 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>} : tensor<8x8xf32>
+    sdy.return %1 : tensor<8x8xf32>
+  } : (tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
