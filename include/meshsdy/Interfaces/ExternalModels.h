@@ -15,6 +15,10 @@ namespace meshsdy {
 /// arith.constant on tensors.
 void registerShardingInterfaceExternalModels(DialectRegistry &registry);
 
+/// Attaches sdy::ShardableDataFlowOpInterface to scf.for, scf.while and
+/// scf.if: their carried values and branches share one sharding per result.
+void registerScfDataFlowModels(DialectRegistry &registry);
+
 namespace detail {
 void registerLinalgShardingModels(DialectRegistry &registry);
 void registerElementwiseShardingModels(DialectRegistry &registry);

@@ -29,3 +29,15 @@ func.func @data_flow_edge_of_unregistered_op() -> tensor<8xf32> {
   %1 = sdy.data_flow_edge %0 sharding=<@mesh, [{"b"}]> : tensor<8xf32>
   return %1 : tensor<8xf32>
 }
+
+// The owner may be a result of an sdy region op, which owns data-flow edges.
+// CHECK-LABEL: func @data_flow_edge_of_manual_computation
+func.func @data_flow_edge_of_manual_computation(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  // CHECK: %[[R:.*]] = sdy.manual_computation
+  // CHECK: sdy.data_flow_edge %[[R]] sharding=<@mesh, [{"a"}]> : tensor<8xf32>
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"a"}]>] out_shardings=[<@mesh, [{"a"}]>] manual_axes={"a"} (%arg1: tensor<4xf32>) {
+    sdy.return %arg1 : tensor<4xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  %1 = sdy.data_flow_edge %0 sharding=<@mesh, [{"a"}]> : tensor<8xf32>
+  return %1 : tensor<8xf32>
+}

@@ -59,8 +59,10 @@ LogicalResult ReshardOp::verifySymbolUses(SymbolTableCollection &symbols) {
 
 LogicalResult DataFlowEdgeOp::verify() {
   Value input = getInput();
+  // The region ops of sdy own data-flow edges themselves.
   if (Operation *definingOp = input.getDefiningOp();
-      definingOp && isa_and_nonnull<SdyDialect>(definingOp->getDialect()))
+      definingOp && isa_and_nonnull<SdyDialect>(definingOp->getDialect()) &&
+      !isa<ShardableDataFlowOpInterface>(definingOp))
     return emitOpError("expected input of sdy.data_flow_edge to not be "
                        "defined by an SdyDialect op, got '")
            << definingOp->getName() << "'";

@@ -4,6 +4,7 @@
 #define MESHSDY_DIALECT_SDY_TRANSFORMS_PROPAGATION_PASSES_H
 
 #include "meshsdy/Dialect/Sdy/IR/SdyOps.h"
+#include "meshsdy/Dialect/Sdy/Transforms/Propagation/PropagationDriver.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/Pass.h"
 
