@@ -33,7 +33,7 @@ func.func @many_factors(%arg0: tensor<1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x1x4xf3
 }
 
 // CHECK-LABEL: func @scalar
-// CHECK: #sdy.op_sharding_rule<([],[])->([]) {}>
+// CHECK: #sdy.op_sharding_rule<([],[])->([])>
 func.func @scalar(%arg0: tensor<f32>) -> tensor<f32> {
   %0 = arith.addf %arg0, %arg0 {sdy.sharding_rule = #sdy.op_sharding_rule<([], [])->([]) {}>} : tensor<f32>
   return %0 : tensor<f32>
@@ -72,4 +72,14 @@ func.func @seed_dot_general(%arg2: tensor<8x8xf32>, %arg3: tensor<8x16xf32>) -> 
         {i=8, j=16, k=8}>
   }: (tensor<8x8xf32>, tensor<8x16xf32>) -> tensor<8x16xf32>
   return %1 : tensor<8x16xf32>
+}
+
+// -----
+
+// Shardy prints a rule without factors with no size list; it parses as is.
+// CHECK-LABEL: func @scalar_without_size_list
+// CHECK: #sdy.op_sharding_rule<([],[])->([]), custom>
+func.func @scalar_without_size_list(%arg0: tensor<f32>) -> tensor<f32> {
+  %0 = arith.addf %arg0, %arg0 {sdy.sharding_rule = #sdy.op_sharding_rule<([], [])->([]), custom>} : tensor<f32>
+  return %0 : tensor<f32>
 }

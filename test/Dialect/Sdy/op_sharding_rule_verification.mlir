@@ -99,3 +99,12 @@ func.func @blocked_out_of_range() attributes {rule = #sdy.op_sharding_rule<([i, 
 func.func @negative_size() attributes {rule = #sdy.op_sharding_rule<([i])->([i]) {i=-2}>} {
   return
 }
+
+// -----
+
+// Without a size list the rule has no factors, so naming one is out of range.
+func.func @factors_without_size_list(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{operand 0 dim 0 - factor index 0 is out of range [0, 0)}}
+  %0 = arith.addf %arg0, %arg0 {sdy.sharding_rule = #sdy.op_sharding_rule<([i], [i])->([i])>} : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

@@ -535,24 +535,29 @@ ParseResult mlir::sdy::parseShardingRule(
       parseTensorMappings(parser, resultMappings))
     return failure();
 
+  // A rule without factors (e.g. for scalars) may have no size list at all,
+  // as Shardy prints it: `([], [])->([])`; `{}` is accepted too.
   SmallVector<int64_t> sizes;
-  if (parser.parseCommaSeparatedList(
-          AsmParser::Delimiter::Braces, [&]() -> ParseResult {
-            SMLoc loc = parser.getCurrentLocation();
-            int64_t factor = 0, size = 0;
-            if (parseSingleFactor(parser, factor))
-              return failure();
-            if (factor != static_cast<int64_t>(sizes.size()))
-              return parser.emitError(loc, "expected factor '")
-                     << factorName(sizes.size())
-                     << "' next in the factor sizes, got '"
-                     << factorName(factor) << "'";
-            if (parser.parseEqual() || parser.parseInteger(size))
-              return failure();
-            sizes.push_back(size);
-            return success();
-          }))
-    return failure();
+  auto parseFactorSize = [&]() -> ParseResult {
+    SMLoc loc = parser.getCurrentLocation();
+    int64_t factor = 0, size = 0;
+    if (parseSingleFactor(parser, factor))
+      return failure();
+    if (factor != static_cast<int64_t>(sizes.size()))
+      return parser.emitError(loc, "expected factor '")
+             << factorName(sizes.size()) << "' next in the factor sizes, got '"
+             << factorName(factor) << "'";
+    if (parser.parseEqual() || parser.parseInteger(size))
+      return failure();
+    sizes.push_back(size);
+    return success();
+  };
+  if (succeeded(parser.parseOptionalLBrace()) &&
+      failed(parser.parseOptionalRBrace())) {
+    if (parser.parseCommaSeparatedList(parseFactorSize) ||
+        parser.parseRBrace())
+      return failure();
+  }
   factorSizes = std::move(sizes);
 
   auto parseGroup = [&](StringRef keyword,
@@ -599,11 +604,13 @@ void mlir::sdy::printShardingRule(
   printTensorMappings(printer, operandMappings);
   printer << "->";
   printTensorMappings(printer, resultMappings);
-  printer << " {";
-  llvm::interleaveComma(llvm::enumerate(factorSizes), printer, [&](auto it) {
-    printer << factorName(it.index()) << "=" << it.value();
-  });
-  printer << "}";
+  if (!factorSizes.empty()) {
+    printer << " {";
+    llvm::interleaveComma(llvm::enumerate(factorSizes), printer, [&](auto it) {
+      printer << factorName(it.index()) << "=" << it.value();
+    });
+    printer << "}";
+  }
   auto printGroup = [&](StringRef keyword, ArrayRef<int64_t> factors) {
     if (factors.empty())
       return;
