@@ -16,6 +16,7 @@
 void mlir::meshsdy::registerAllDialects(DialectRegistry &registry) {
   registry.insert<mesh::MeshDialect, sdy::SdyDialect>();
   registerShardingInterfaceExternalModels(registry);
+  registerShardingRuleExternalModels(registry);
   registerScfDataFlowModels(registry);
 }
 

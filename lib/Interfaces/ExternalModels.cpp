@@ -9,3 +9,11 @@ void mlir::meshsdy::registerShardingInterfaceExternalModels(
   detail::registerTensorShardingModels(registry);
   detail::registerReshapeShardingModels(registry);
 }
+
+void mlir::meshsdy::registerShardingRuleExternalModels(
+    DialectRegistry &registry) {
+  detail::registerLinalgShardingRules(registry);
+  detail::registerElementwiseShardingRules(registry);
+  detail::registerTensorShardingRules(registry);
+  detail::registerReshapeShardingRules(registry);
+}

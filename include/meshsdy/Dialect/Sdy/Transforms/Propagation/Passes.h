@@ -5,6 +5,7 @@
 
 #include "meshsdy/Dialect/Sdy/IR/SdyOps.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Propagation/PropagationDriver.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/Pass.h"
 

@@ -190,4 +190,39 @@ def UserPriorityPropagationPass
   let statistics = propagationStatistics;
 }
 
+def PopulateOpShardingRulesPass
+    : Pass<"sdy-populate-op-sharding-rules", "::mlir::func::FuncOp"> {
+  let summary = "Write each op's sharding rule on it (`sdy.sharding_rule`)";
+  let description = [{
+    Attaches to every op of the function that has a sharding rule the
+    `#sdy.op_sharding_rule` propagation would use, so that lit tests and users
+    can read the rules. Propagation computes the same rules when it needs
+    them; this pass only makes them visible. A rule already written on an op
+    (by the user) is kept as it is. Ops without a rule get none (statistic
+    `ops-without-rule` counts those with a tensor operand or result: they are
+    barriers to propagation).
+
+    Rules come from the `ShardingRuleOpInterface` models of upstream ops
+    (lib/Interfaces/Sdy*Rules.cpp): linalg structured ops (one factor per
+    loop), elementwise arith/math ops, tensor.empty / splat / concat / pad /
+    extract_slice / insert_slice / expand_shape / collapse_shape and
+    arith.constant. See docs/sdy.md for their form.
+
+    With `conservative-propagation`, permutation and need-replication factors
+    (padded, sliced and concatenated dimensions) are also blocked, so no
+    sharding propagates along them.
+  }];
+  let options = [
+    Option<"conservativePropagation", "conservative-propagation", "bool",
+           /*default=*/"false",
+           "Block propagation along permutation and need-replication factors">,
+  ];
+  let statistics = [
+    Statistic<"numRules", "rules", "Sharding rules written">,
+    Statistic<"numOpsWithoutRule", "ops-without-rule",
+              "Ops with a tensor operand or result and no sharding rule">,
+  ];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
 #endif // MESHSDY_DIALECT_SDY_TRANSFORMS_PROPAGATION_PASSES_TD
