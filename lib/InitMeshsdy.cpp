@@ -9,6 +9,7 @@
 #include "meshsdy/Dialect/Sdy/IR/SdyDialect.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Export/Passes.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Import/Passes.h"
+#include "meshsdy/Dialect/Sdy/Transforms/Pipelines.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Propagation/Passes.h"
 #include "meshsdy/Interfaces/ExternalModels.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -30,6 +31,7 @@ void mlir::meshsdy::registerAllPasses() {
     sdy::registerSdyImportPasses();
     sdy::registerSdyPropagationPasses();
     sdy::registerSdyExportPasses();
+    sdy::registerSdyPipelines();
     return true;
   }();
   (void)registered;

@@ -33,7 +33,15 @@ PIPELINES = {
     "user-priority": ("sdy-user-priority-propagate", "sdy-user-priority-propagate"),
     "aggressive": ("sdy-aggressive-propagate", "sdy-aggressive-propagate"),
     "basic": ("sdy-basic-propagate", "sdy-basic-propagate"),
-    "propagation-pipeline": ("sdy-propagation-pipeline", "sdy-propagation-pipeline"),
+    # Shardy's own sdy-propagation-pipeline also inserts explicit reshards
+    # (our sdy-insert-explicit-reshards is not written yet): both sides stop
+    # before partitioning, Shardy's composed of its stages the same way.
+    "propagation-pipeline": (
+        "sdy-propagation-pipeline{avoid-export-for-partitioning=true}",
+        "sdy-import-pipeline,sdy-apply-sharding-constraints,sdy-sharding-group-import,"
+        "sdy-user-priority-propagate{keep-sharding-rules=true},"
+        "sdy-export-pipeline{avoid-export-for-partitioning=true}",
+    ),
 }
 
 _SHARDING = re.compile(r"<@mesh, \[.*?\]\]?(?:, replicated=\{[^}]*\})?(?:, unreduced=\{[^}]*\})?>")

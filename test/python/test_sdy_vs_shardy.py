@@ -20,7 +20,7 @@ import sdy_diff  # noqa: E402  (test/python is on sys.path under pytest)
 PROGRAMS = int(os.environ.get("MESHSDY_SDY_DIFF_PROGRAMS", "30"))
 
 
-@pytest.mark.parametrize("pipeline", ["basic", "aggressive", "user-priority"])
+@pytest.mark.parametrize("pipeline", ["basic", "aggressive", "user-priority", "propagation-pipeline"])
 def test_random_programs_agree_with_shardy(pipeline: str) -> None:
     outcomes = sdy_diff.compare(range(PROGRAMS), pipeline)
     errors = [(o.seed, o.ours.get("error"), o.shardy and o.shardy.get("error")) for o in outcomes

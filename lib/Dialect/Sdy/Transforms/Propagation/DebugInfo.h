@@ -21,6 +21,7 @@
 #ifndef MESHSDY_LIB_DIALECT_SDY_TRANSFORMS_PROPAGATION_DEBUGINFO_H
 #define MESHSDY_LIB_DIALECT_SDY_TRANSFORMS_PROPAGATION_DEBUGINFO_H
 
+#include "meshsdy/Dialect/Sdy/Transforms/Propagation/DebugNames.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Propagation/ShardingProjection.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "llvm/ADT/DenseMap.h"
@@ -28,23 +29,6 @@
 #include <memory>
 
 namespace mlir::sdy {
-
-/// The attribute names Shardy uses for debug information.
-inline constexpr StringLiteral kShardingOriginsAttr = "sdy.sharding_origins";
-inline constexpr StringLiteral kPropagationEdgesAttr = "sdy.propagation_edges";
-inline constexpr StringLiteral kShardingOriginNameAttr =
-    "sdy.sharding_origin_name";
-/// Where the debug information of the edges of a data-flow op without
-/// `sdy.data_flow_edge` ops goes: one entry per block-argument or result
-/// edge owner (what Shardy's export sinks from the edge ops).
-inline constexpr StringLiteral kBlockArgShardingOriginsAttr =
-    "sdy.block_arg_sharding_origins";
-inline constexpr StringLiteral kResultShardingOriginsAttr =
-    "sdy.result_sharding_origins";
-inline constexpr StringLiteral kBlockArgPropagationEdgesAttr =
-    "sdy.block_arg_propagation_edges";
-inline constexpr StringLiteral kResultPropagationEdgesAttr =
-    "sdy.result_propagation_edges";
 
 class PropagationDebugInfo {
 public:

@@ -9,4 +9,148 @@
 
 include "mlir/Pass/PassBase.td"
 
+def ConstantOrScalarMergerPass
+    : Pass<"sdy-constant-or-scalar-merger", "::mlir::func::FuncOp"> {
+  let summary = "Merges identical constants and scalar expansions with the same sharding";
+  let description = [{
+    The inverse of `sdy-constant-or-scalar-splitter`: within each block, a
+    constant sub-computation or scalar expansion that is identical to an
+    earlier one (same op, attributes, sharding included, and operands) is
+    replaced by it. Copies that propagation sharded differently stay apart.
+  }];
+  let statistics = [
+    Statistic<"numMerged", "merged", "Ops replaced by an identical earlier op">,
+  ];
+}
+
+def SinkDataFlowEdgesPass
+    : Pass<"sdy-sink-data-flow-edges", "::mlir::func::FuncOp"> {
+  let summary = "Moves the sharding of each `sdy.data_flow_edge` to its owner";
+  let description = [{
+    Sets the sharding each `sdy.data_flow_edge` holds on the edge owner it
+    takes as input (through the owning op's `ShardableDataFlowOpInterface`,
+    e.g. `sdy.sharding` on an `scf.for`, the in/out shardings of a
+    `sdy.named_computation`) and replaces the edge op with its input. Owners
+    of the same op without a sharding get a fully open one.
+
+    With the sink-debug options, the edge's `sdy.sharding_origins` and
+    `sdy.propagation_edges` move to the owning op as
+    `sdy.{block_arg,result}_{sharding_origins,propagation_edges}`, one entry
+    per edge owner; otherwise they are dropped with the edge.
+  }];
+  let options = [
+    Option<"sinkDebugShardingOrigins", "sink-debug-sharding-origins", "bool",
+           /*default=*/"false",
+           "Keep the edges' sharding origins on the owning op">,
+    Option<"sinkDebugPropagationEdgeSharding",
+           "sink-debug-propagation-edge-sharding", "bool", /*default=*/"false",
+           "Keep the edges' propagation edges on the owning op">,
+  ];
+}
+
+def RemoveShardingGroupsPass
+    : Pass<"sdy-remove-sharding-groups", "::mlir::ModuleOp"> {
+  let summary = "Removes `sdy.sharding_group` ops";
+  let description = [{
+    Sharding groups only steer propagation; after it they carry no meaning.
+  }];
+}
+
+def RemovePropagationBarriersPass
+    : Pass<"sdy-remove-propagation-barriers", "::mlir::func::FuncOp"> {
+  let summary = "Replaces each `sdy.propagation_barrier` with its input";
+  let description = [{
+    A barrier only steers propagation. Shardy keeps barriers until its own
+    partitioner drops them; meshsdy removes them in the export stage so that
+    partitioning (`convert-sdy-to-mesh`) sees plain data flow.
+  }];
+}
+
+def ShardingConstraintToReshardPass
+    : Pass<"sdy-sharding-constraint-to-reshard", "::mlir::func::FuncOp"> {
+  let summary = "Converts each `sdy.sharding_constraint` into an `sdy.reshard`";
+  let description = [{
+    After propagation a constraint no longer steers anything; what is left
+    is the layout it asks for at that point of the program, which is what an
+    `sdy.reshard` means to partitioning.
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def UpdateNonDivisibleInputOutputShardingsPass
+    : Pass<"sdy-update-non-divisible-input-output-shardings",
+           "::mlir::ModuleOp"> {
+  let summary = "Makes function argument and result shardings divide their dimensions";
+  let description = [{
+    Users expect the inputs and outputs of a function to be split evenly, so
+    that they need no padding. Propagation may shard a dimension unevenly
+    (`tensor<6xf32>` on `{"a", "b"}` with a=2, b=2); this pass keeps, for
+    each dimension of each argument and result sharding, the longest prefix
+    of its axes whose total size divides the dimension, ending with the
+    largest sub-axis that still divides it (`{"a"}` above, or
+    `{"a":(1)2}` for `"a"=4` on a dimension of 6). Dynamic dimensions are
+    left as they are. Only public functions (the program's entry points) are
+    updated: private ones are called from inside the program.
+  }];
+}
+
+def RemoveSubAxesInInputOutputShardingsPass
+    : Pass<"sdy-remove-sub-axes-in-input-output-shardings",
+           "::mlir::ModuleOp"> {
+  let summary = "Removes sub-axes from open dimensions of function arguments and results";
+  let description = [{
+    Many users expect the inputs and outputs of a program to be sharded on
+    whole mesh axes. In every open dimension sharding of an argument or
+    result of a public function, this pass drops the first sub-axis and all
+    axes after it (`{"a", "b":(1)2, "c", ?}` becomes `{"a", ?}`). Closed
+    dimensions are what the user asked for and stay. Runs after
+    `sdy-update-non-divisible-input-output-shardings`, which may leave
+    sub-axes that this pass then removes.
+  }];
+}
+
+def CloseShardingsPass : Pass<"sdy-close-shardings", "::mlir::ModuleOp"> {
+  let summary = "Closes every sharding and drops its replicated axes";
+  let description = [{
+    After propagation nothing will extend a sharding any more: every
+    dimension becomes closed, explicitly replicated axes are dropped (they
+    only kept propagation from using those axes) and so are the priorities
+    of dimensions left without axes.
+  }];
+}
+
+def RemovePropagationDebugInfoPass
+    : Pass<"sdy-remove-propagation-debug-info", "::mlir::ModuleOp"> {
+  let summary = "Removes the debug information propagation saved";
+  let description = [{
+    Removes `sdy.sharding_origins`, `sdy.propagation_edges`,
+    `sdy.sharding_origin_name` and their `sdy.block_arg_*` / `sdy.result_*`
+    forms from ops, function arguments and results.
+  }];
+}
+
+def DropShardingRulesPass
+    : Pass<"sdy-drop-sharding-rules", "::mlir::func::FuncOp"> {
+  let summary = "Removes the sharding rules written on ops";
+  let description = [{
+    Removes `sdy.sharding_rule` from every op, except rules marked custom
+    (`custom>`), which the user wrote for ops no model knows.
+  }];
+}
+
+def ExportNamedComputationsPass
+    : Pass<"sdy-export-named-computations", "::mlir::ModuleOp"> {
+  let summary = "Turns each `sdy.named_computation` into a function and a call";
+  let description = [{
+    The inverse of `sdy-import-func-calls`: each `sdy.named_computation` (inner
+    ones first) becomes a `func.call` of a new private function named after
+    it, whose argument and result shardings are the computation's in and out
+    shardings (the call's results get the out shardings too). Computations
+    with the same name and the same in and out shardings share one function;
+    a name that is taken gets a suffix (`name_0`, ...), as the symbol table
+    does. The computation's `sdy.data_flow_edge` ops are sunk first.
+  }];
+  let dependentDialects = ["::mlir::func::FuncDialect"];
+}
+
 #endif // MESHSDY_DIALECT_SDY_TRANSFORMS_EXPORT_PASSES_TD

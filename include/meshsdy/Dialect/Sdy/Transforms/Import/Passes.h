@@ -4,6 +4,7 @@
 #define MESHSDY_DIALECT_SDY_TRANSFORMS_IMPORT_PASSES_H
 
 #include "meshsdy/Dialect/Sdy/IR/SdyOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/Pass/Pass.h"
 

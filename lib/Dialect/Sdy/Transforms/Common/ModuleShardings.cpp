@@ -1,0 +1,70 @@
+//===- ModuleShardings.cpp - rewrite every sharding of a module -----------===//
+
+#include "meshsdy/Dialect/Sdy/Transforms/Common/ModuleShardings.h"
+
+#include "mlir/IR/AttrTypeSubElements.h"
+
+using namespace mlir;
+using namespace mlir::sdy;
+
+MeshTable::MeshTable(ModuleOp module) {
+  for (auto mesh : module.getOps<MeshOp>())
+    meshes[mesh.getSymNameAttr()] = mesh.getMesh();
+}
+
+MeshAttr MeshTable::lookup(TensorShardingAttr sharding) const {
+  if (!sharding)
+    return {};
+  if (MeshAttr mesh = sharding.getInlinedMesh())
+    return mesh;
+  if (FlatSymbolRefAttr name = sharding.getMeshSymName())
+    return meshes.lookup(name.getAttr());
+  return {};
+}
+
+MeshAttr MeshTable::lookup(StringRef name) const {
+  for (auto [key, mesh] : meshes)
+    if (key.getValue() == name)
+      return mesh;
+  return {};
+}
+
+void mlir::sdy::rewriteShardings(
+    Operation *root,
+    llvm::function_ref<TensorShardingAttr(TensorShardingAttr)> rewrite) {
+  AttrTypeReplacer replacer;
+  // The replacer caches results, so each distinct sharding is seen once.
+  replacer.addReplacement(
+      [&](TensorShardingAttr sharding) -> std::optional<Attribute> {
+        return rewrite(sharding);
+      });
+  replacer.recursivelyReplaceElementsIn(root, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/false);
+}
+
+TensorShardingAttr
+mlir::sdy::filterAxes(TensorShardingAttr sharding,
+                      llvm::function_ref<bool(AxisRefAttr)> keep) {
+  MLIRContext *ctx = sharding.getContext();
+  auto filter = [&](ArrayRef<AxisRefAttr> axes) {
+    SmallVector<AxisRefAttr> kept;
+    for (AxisRefAttr axis : axes)
+      if (keep(axis))
+        kept.push_back(axis);
+    return kept;
+  };
+  SmallVector<DimensionShardingAttr> dims;
+  for (DimensionShardingAttr dim : sharding.getDimShardings()) {
+    SmallVector<AxisRefAttr> axes = filter(dim.getAxes());
+    // A closed dimension with a priority needs an axis (verifier); a
+    // dimension left without axes drops its priority.
+    std::optional<int64_t> priority =
+        axes.empty() && dim.getIsClosed() ? std::nullopt : dim.getPriority();
+    dims.push_back(
+        DimensionShardingAttr::get(ctx, axes, dim.getIsClosed(), priority));
+  }
+  return TensorShardingAttr::get(ctx, sharding.getMeshOrRef(), dims,
+                                 filter(sharding.getReplicatedAxes()),
+                                 filter(sharding.getUnreducedAxes()));
+}

@@ -1,0 +1,27 @@
+//===- DropShardingRules.cpp - rules are propagation's business -----------===//
+
+#include "meshsdy/Dialect/Sdy/IR/ValueShardings.h"
+#include "meshsdy/Dialect/Sdy/Transforms/Export/Passes.h"
+
+namespace mlir::sdy {
+#define GEN_PASS_DEF_DROPSHARDINGRULESPASS
+#include "meshsdy/Dialect/Sdy/Transforms/Export/Passes.h.inc"
+} // namespace mlir::sdy
+
+using namespace mlir;
+using namespace mlir::sdy;
+
+namespace {
+
+struct DropShardingRulesPass
+    : sdy::impl::DropShardingRulesPassBase<DropShardingRulesPass> {
+  void runOnOperation() override {
+    getOperation().walk([](Operation *op) {
+      auto rule = op->getAttrOfType<OpShardingRuleAttr>(kShardingRuleAttr);
+      if (rule && !rule.getIsCustomRule())
+        op->removeAttr(kShardingRuleAttr);
+    });
+  }
+};
+
+} // namespace

@@ -1,0 +1,102 @@
+//===- UpdateNonDivisibleInputOutputShardings.cpp - even boundary shards --===//
+
+#include "meshsdy/Dialect/Sdy/IR/ValueShardings.h"
+#include "meshsdy/Dialect/Sdy/Transforms/Common/ModuleShardings.h"
+#include "meshsdy/Dialect/Sdy/Transforms/Export/Passes.h"
+
+#include <numeric>
+
+namespace mlir::sdy {
+#define GEN_PASS_DEF_UPDATENONDIVISIBLEINPUTOUTPUTSHARDINGSPASS
+#include "meshsdy/Dialect/Sdy/Transforms/Export/Passes.h.inc"
+} // namespace mlir::sdy
+
+using namespace mlir;
+using namespace mlir::sdy;
+
+namespace {
+
+/// The longest prefix of `axes` whose total size divides `dimSize`, the last
+/// axis cut down to the largest sub-axis that still divides it.
+SmallVector<AxisRefAttr> divisiblePrefix(ArrayRef<AxisRefAttr> axes,
+                                         int64_t dimSize, MeshAttr mesh) {
+  SmallVector<AxisRefAttr> kept;
+  int64_t product = 1;
+  for (AxisRefAttr axis : axes) {
+    int64_t size = axis.getSize(mesh);
+    if ((dimSize / product) % size == 0) {
+      kept.push_back(axis);
+      product *= size;
+      continue;
+    }
+    int64_t common = std::gcd(dimSize / product, size);
+    if (common > 1)
+      kept.push_back(AxisRefAttr::get(
+          axis.getContext(), axis.getName(),
+          SubAxisInfoAttr::get(axis.getContext(), axis.getPreSize(), common)));
+    break;
+  }
+  return kept;
+}
+
+TensorShardingAttr makeDivisible(TensorShardingAttr sharding, Type type,
+                                 MeshAttr mesh) {
+  auto ranked = dyn_cast<RankedTensorType>(type);
+  if (!sharding || !mesh || !ranked ||
+      ranked.getRank() != sharding.getRank())
+    return sharding;
+  SmallVector<DimensionShardingAttr> dims;
+  bool changed = false;
+  for (auto [dim, size] :
+       llvm::zip_equal(sharding.getDimShardings(), ranked.getShape())) {
+    if (ShapedType::isDynamic(size) || size == 0) {
+      dims.push_back(dim);
+      continue;
+    }
+    SmallVector<AxisRefAttr> axes = divisiblePrefix(dim.getAxes(), size, mesh);
+    if (axes.size() == dim.getAxes().size() &&
+        llvm::equal(axes, dim.getAxes())) {
+      dims.push_back(dim);
+      continue;
+    }
+    changed = true;
+    std::optional<int64_t> priority =
+        axes.empty() && dim.getIsClosed() ? std::nullopt : dim.getPriority();
+    dims.push_back(DimensionShardingAttr::get(
+        sharding.getContext(), axes, dim.getIsClosed(), priority));
+  }
+  if (!changed)
+    return sharding;
+  return TensorShardingAttr::get(sharding.getContext(),
+                                 sharding.getMeshOrRef(), dims,
+                                 sharding.getReplicatedAxes(),
+                                 sharding.getUnreducedAxes());
+}
+
+struct UpdateNonDivisibleInputOutputShardingsPass
+    : sdy::impl::UpdateNonDivisibleInputOutputShardingsPassBase<
+          UpdateNonDivisibleInputOutputShardingsPass> {
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MeshTable meshes(module);
+    for (auto func : module.getOps<func::FuncOp>()) {
+      if (!func.isPublic())
+        continue;
+      for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
+        auto sharding = func.getArgAttrOfType<TensorShardingAttr>(i, kShardingAttr);
+        if (auto updated = makeDivisible(sharding, type, meshes.lookup(sharding));
+            updated != sharding)
+          func.setArgAttr(i, kShardingAttr, updated);
+      }
+      for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
+        auto sharding =
+            func.getResultAttrOfType<TensorShardingAttr>(i, kShardingAttr);
+        if (auto updated = makeDivisible(sharding, type, meshes.lookup(sharding));
+            updated != sharding)
+          func.setResultAttr(i, kShardingAttr, updated);
+      }
+    }
+  }
+};
+
+} // namespace

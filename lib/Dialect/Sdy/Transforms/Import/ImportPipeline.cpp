@@ -1,0 +1,25 @@
+//===- ImportPipeline.cpp - sdy-import-pipeline ---------------------------===//
+
+#include "meshsdy/Dialect/Sdy/Transforms/Import/Passes.h"
+#include "meshsdy/Dialect/Sdy/Transforms/Pipelines.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::sdy;
+
+void mlir::sdy::addImportPipeline(OpPassManager &pm,
+                                  const ImportPipelineOptions &options) {
+  // Clean-up that makes the module easier to read and to propagate on.
+  pm.addPass(createSymbolDCEPass());
+  pm.addPass(createLiftInlinedMeshesPass());
+  pm.addPass(createRemoveSizeOneAxesPass());
+  pm.addPass(createConstantOrScalarSplitterPass());
+  pm.addPass(createSymbolDCEPass());
+  pm.addPass(createManualAxesCleanupPass());
+  // The structure propagation works on.
+  pm.addPass(createAddDataFlowEdgesPass());
+  pm.addPass(createApplyShardingConstraintsPass(
+      {options.debugShardingOrigins, options.debugPropagationEdgeSharding}));
+  // After the constraints, so that members they sharded are seen.
+  pm.addPass(createShardingGroupImportPass());
+}

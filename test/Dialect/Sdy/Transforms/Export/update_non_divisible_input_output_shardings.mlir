@@ -1,0 +1,24 @@
+// RUN: mesh-opt %s -sdy-update-non-divisible-input-output-shardings | FileCheck %s
+
+sdy.mesh @mesh = <["a"=2, "b"=2, "c"=4]>
+
+// Each dimension of a public function's argument and result shardings keeps
+// the longest prefix of axes that divides it, cut to a sub-axis if needed;
+// private functions and inner values are left alone.
+// CHECK-LABEL: func @main
+// CHECK-SAME: %arg0: tensor<6x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"c"}]>}
+// CHECK-SAME: %arg1: tensor<6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"c":(1)2}]>}
+// CHECK-SAME: -> (tensor<3xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}]>})
+// CHECK: sdy.sharding_per_value<[<@mesh, [{"c"}]>]>
+// CHECK-LABEL: func private @helper
+// CHECK-SAME: {sdy.sharding = #sdy.sharding<@mesh, [{"c"}]>}
+func.func @main(%x: tensor<6x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "b"}, {"c"}]>},
+                %y: tensor<6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"c"}]>})
+    -> (tensor<3xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}) {
+  %0 = arith.negf %y {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"c"}]>]>} : tensor<6xf32>
+  %1 = tensor.extract_slice %0[0] [3] [1] : tensor<6xf32> to tensor<3xf32>
+  return %1 : tensor<3xf32>
+}
+func.func private @helper(%x: tensor<6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"c"}]>}) -> tensor<6xf32> {
+  return %x : tensor<6xf32>
+}
