@@ -9,6 +9,13 @@
 (`pipeline_string` builds that pipeline), in one PassManager, and lets a
 user insert passes of their own, C++ pass names or Python callables, at
 named points.
+
+`sdy_propagate` does the same for Shardy's propagation of `sdy` shardings
+(`mesh-opt --sdy-propagation-pipeline`, built by `sdy_pipeline_string`):
+
+    import meshsdy.pipeline as pipeline
+    pipeline.sdy_propagate(module, extra_passes={"after-propagation": [my_pass]})
+    sdy.get_sharding(value)           # what propagation decided
 """
 
 from __future__ import annotations
@@ -113,6 +120,104 @@ def spmdize(
         ("lowering", groups["lowering"]),
         ("after-lowering", []),
     ]
+    pipeline = _run(module, order, extra)
+    report = collective_report(module)
+    report.pipeline = pipeline
+    return report
+
+
+#: Where extra passes may be inserted into the sdy pipeline, in order.
+SDY_INSERTION_POINTS = ("before-import", "before-propagation", "after-propagation", "after-export")
+
+
+def sdy_stages(
+    *,
+    keep_sharding_rules: bool = False,
+    conservative_propagation: bool = False,
+    debug_sharding_origins: bool = False,
+    debug_propagation_edge_sharding: bool = False,
+    update_non_divisible_input_output_shardings: bool = True,
+    avoid_export_for_partitioning: bool = False,
+) -> dict[str, list[str]]:
+    """The passes of `sdy-propagation-pipeline` with these options, grouped
+    by stage (import, propagation, export), in the order the C++ pipeline
+    runs them (lib/Dialect/Sdy/Transforms/Propagation/PropagationPipeline.cpp;
+    a test checks both give the same result)."""
+
+    def flag(value: bool) -> str:
+        return "true" if value else "false"
+
+    debug = (f"debug-sharding-origins={flag(debug_sharding_origins)} "
+             f"debug-propagation-edge-sharding={flag(debug_propagation_edge_sharding)}")
+    imports = [
+        "symbol-dce", "sdy-lift-inlined-meshes", "sdy-remove-size-one-axes",
+        "sdy-constant-or-scalar-splitter", "symbol-dce", "sdy-manual-axes-cleanup",
+        "sdy-add-data-flow-edges", "sdy-import-func-calls", "symbol-dce",
+        f"sdy-apply-sharding-constraints{{{debug}}}", "sdy-sharding-group-import",
+    ]
+    propagation = [
+        "sdy-user-priority-propagate{keep-sharding-rules=true "
+        f"conservative-propagation={flag(conservative_propagation)} {debug}}}",
+        "sdy-export-named-computations",
+    ]
+    keep_debug = debug_sharding_origins or debug_propagation_edge_sharding
+    exports = [
+        "func.func(sdy-constant-or-scalar-merger)",
+        f"func.func(sdy-sink-data-flow-edges{{sink-debug-sharding-origins={flag(debug_sharding_origins)} "
+        f"sink-debug-propagation-edge-sharding={flag(debug_propagation_edge_sharding)}}})",
+    ]
+    if not avoid_export_for_partitioning:
+        exports += ["sdy-remove-sharding-groups", "func.func(sdy-remove-propagation-barriers)",
+                    "func.func(sdy-sharding-constraint-to-reshard)"]
+    if update_non_divisible_input_output_shardings:
+        exports += ["sdy-update-non-divisible-input-output-shardings",
+                    "sdy-remove-sub-axes-in-input-output-shardings"]
+    exports.append("sdy-close-shardings")
+    if not keep_debug:
+        exports.append("sdy-remove-propagation-debug-info")
+    if not keep_sharding_rules:
+        exports.append("func.func(sdy-drop-sharding-rules)")
+    return {"import": imports, "propagation": propagation, "export": exports}
+
+
+def sdy_pipeline_string(**options: bool) -> str:
+    """The textual sdy pipeline (`sdy_stages` options)."""
+    passes = [p for group in sdy_stages(**options).values() for p in group]
+    return "builtin.module(" + ",".join(passes) + ")"
+
+
+def sdy_propagate(
+    module: ir.Module,
+    *,
+    extra_passes: Mapping[str, Sequence[ExtraPass]] | None = None,
+    **options: bool,
+) -> str:
+    """Runs Shardy's import, user-priority propagation and export on
+    `module` in place (`sdy_stages` options, e.g. keep_sharding_rules=True);
+    `extra_passes` maps an SDY_INSERTION_POINTS name to passes run there.
+    Returns the pipeline that ran. Raises `ir.MLIRError` with the
+    diagnostics if a pass fails, ValueError for an unknown insertion point."""
+    extra = dict(extra_passes or {})
+    for point in extra:
+        if point not in SDY_INSERTION_POINTS:
+            raise ValueError(f"unknown insertion point {point!r}; expected one of {SDY_INSERTION_POINTS}")
+    groups = sdy_stages(**options)
+    order = [
+        ("before-import", []),
+        ("import", groups["import"]),
+        ("before-propagation", []),
+        ("propagation", groups["propagation"]),
+        ("after-propagation", []),
+        ("export", groups["export"]),
+        ("after-export", []),
+    ]
+    return _run(module, order, extra)
+
+
+def _run(module: ir.Module, order: Sequence[tuple[str, Sequence[str]]],
+         extra: Mapping[str, Sequence[ExtraPass]]) -> str:
+    """Runs the stages of `order` with the extra passes after the stage of
+    the same name, in one PassManager; returns the pipeline text."""
     with module.context:
         pm = PassManager("builtin.module")
         described: list[str] = []
@@ -127,9 +232,7 @@ def spmdize(
                 else:
                     raise TypeError(f"an extra pass must be a string or a callable, got {type(p).__name__}")
         pm.run(module.operation)
-    report = collective_report(module)
-    report.pipeline = "builtin.module(" + ",".join(described) + ")"
-    return report
+    return "builtin.module(" + ",".join(described) + ")"
 
 
 def _mesh_shapes(module: ir.Module) -> dict[str, list[int]]:
