@@ -151,8 +151,8 @@ def sdy_stages(
              f"debug-propagation-edge-sharding={flag(debug_propagation_edge_sharding)}")
     imports = [
         "symbol-dce", "sdy-lift-inlined-meshes", "sdy-remove-size-one-axes",
-        "sdy-constant-or-scalar-splitter", "symbol-dce", "sdy-manual-axes-cleanup",
-        "sdy-add-data-flow-edges", "sdy-import-func-calls", "symbol-dce",
+        "sdy-constant-or-scalar-splitter", "sdy-manual-axes-cleanup",
+        "sdy-add-data-flow-edges", "sdy-import-func-calls",
         f"sdy-apply-sharding-constraints{{{debug}}}", "sdy-sharding-group-import",
     ]
     propagation = [

@@ -29,18 +29,22 @@ MeshAttr MeshTable::lookup(StringRef name) const {
   return {};
 }
 
-void mlir::sdy::rewriteShardings(
+bool mlir::sdy::rewriteShardings(
     Operation *root,
     llvm::function_ref<TensorShardingAttr(TensorShardingAttr)> rewrite) {
   AttrTypeReplacer replacer;
+  bool changed = false;
   // The replacer caches results, so each distinct sharding is seen once.
   replacer.addReplacement(
       [&](TensorShardingAttr sharding) -> std::optional<Attribute> {
-        return rewrite(sharding);
+        TensorShardingAttr result = rewrite(sharding);
+        changed |= result != sharding;
+        return result;
       });
   replacer.recursivelyReplaceElementsIn(root, /*replaceAttrs=*/true,
                                         /*replaceLocs=*/false,
                                         /*replaceTypes=*/false);
+  return changed;
 }
 
 TensorShardingAttr

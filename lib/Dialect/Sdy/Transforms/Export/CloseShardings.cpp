@@ -16,7 +16,7 @@ namespace {
 struct CloseShardingsPass
     : sdy::impl::CloseShardingsPassBase<CloseShardingsPass> {
   void runOnOperation() override {
-    rewriteShardings(getOperation(), [](TensorShardingAttr sharding) {
+    bool changed = rewriteShardings(getOperation(), [](TensorShardingAttr sharding) {
       MLIRContext *ctx = sharding.getContext();
       SmallVector<DimensionShardingAttr> dims;
       for (DimensionShardingAttr dim : sharding.getDimShardings())
@@ -27,6 +27,8 @@ struct CloseShardingsPass
                                      /*replicated_axes=*/{},
                                      sharding.getUnreducedAxes());
     });
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 

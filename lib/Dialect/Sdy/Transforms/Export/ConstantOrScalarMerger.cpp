@@ -41,6 +41,7 @@ struct ConstantOrScalarMergerPass
 
   void runOnOperation() override {
     llvm::DenseSet<Operation *> constantOps;
+    int64_t mergedBefore = numMerged;
     getOperation().walk([&](Block *block) {
       // An earlier op of the same block dominates the later one's uses.
       llvm::DenseSet<Operation *, OpKey> seen;
@@ -59,6 +60,8 @@ struct ConstantOrScalarMergerPass
         ++numMerged;
       }
     });
+    if (numMerged == mergedBefore)
+      markAllAnalysesPreserved();
   }
 };
 

@@ -16,11 +16,16 @@ namespace {
 struct DropShardingRulesPass
     : sdy::impl::DropShardingRulesPassBase<DropShardingRulesPass> {
   void runOnOperation() override {
-    getOperation().walk([](Operation *op) {
+    bool changed = false;
+    getOperation().walk([&](Operation *op) {
       auto rule = op->getAttrOfType<OpShardingRuleAttr>(kShardingRuleAttr);
-      if (rule && !rule.getIsCustomRule())
+      if (rule && !rule.getIsCustomRule()) {
         op->removeAttr(kShardingRuleAttr);
+        changed = true;
+      }
     });
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 

@@ -27,6 +27,8 @@ struct ExportNamedComputationsPass
     // Post-order: inner computations become calls before their parent's
     // body is moved into a function.
     module.walk([&](NamedComputationOp op) { computations.push_back(op); });
+    if (computations.empty())
+      return markAllAnalysesPreserved();
     for (NamedComputationOp op : computations) {
       sinkDataFlowEdges(cast<ShardableDataFlowOpInterface>(*op));
       Key key{op.getNameAttr(), op.getInShardingsAttr(),

@@ -16,10 +16,14 @@ struct RemovePropagationBarriersPass
     : sdy::impl::RemovePropagationBarriersPassBase<
           RemovePropagationBarriersPass> {
   void runOnOperation() override {
-    getOperation().walk([](PropagationBarrierOp op) {
+    bool any = false;
+    getOperation().walk([&](PropagationBarrierOp op) {
       op.getResult().replaceAllUsesWith(op.getInput());
       op->erase();
+      any = true;
     });
+    if (!any)
+      markAllAnalysesPreserved();
   }
 };
 

@@ -24,19 +24,24 @@ struct RemovePropagationDebugInfoPass
     : sdy::impl::RemovePropagationDebugInfoPassBase<
           RemovePropagationDebugInfoPass> {
   void runOnOperation() override {
-    getOperation()->walk([](Operation *op) {
+    bool changed = false;
+    getOperation()->walk([&](Operation *op) {
       for (StringLiteral name : kDebugAttrs)
-        op->removeAttr(name);
+        changed |= bool(op->removeAttr(name));
       auto func = dyn_cast<FunctionOpInterface>(op);
       if (!func)
         return;
       for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
         for (StringLiteral name : kDebugAttrs)
-          func.removeArgAttr(i, StringAttr::get(op->getContext(), name));
+          changed |= bool(
+              func.removeArgAttr(i, StringAttr::get(op->getContext(), name)));
       for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
         for (StringLiteral name : kDebugAttrs)
-          func.removeResultAttr(i, StringAttr::get(op->getContext(), name));
+          changed |= bool(
+              func.removeResultAttr(i, StringAttr::get(op->getContext(), name)));
     });
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 

@@ -15,7 +15,13 @@ namespace {
 struct RemoveShardingGroupsPass
     : sdy::impl::RemoveShardingGroupsPassBase<RemoveShardingGroupsPass> {
   void runOnOperation() override {
-    getOperation().walk([](ShardingGroupOp op) { op->erase(); });
+    bool any = false;
+    getOperation().walk([&](ShardingGroupOp op) {
+      op->erase();
+      any = true;
+    });
+    if (!any)
+      markAllAnalysesPreserved();
   }
 };
 

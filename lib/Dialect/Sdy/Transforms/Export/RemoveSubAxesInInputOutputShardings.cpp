@@ -39,17 +39,25 @@ struct RemoveSubAxesInInputOutputShardingsPass
     : sdy::impl::RemoveSubAxesInInputOutputShardingsPassBase<
           RemoveSubAxesInInputOutputShardingsPass> {
   void runOnOperation() override {
+    bool changed = false;
+    auto update = [&](TensorShardingAttr sharding) {
+      TensorShardingAttr updated = removeSubAxes(sharding);
+      changed |= updated != sharding;
+      return updated;
+    };
     for (auto func : getOperation().getOps<func::FuncOp>()) {
       if (!func.isPublic())
         continue;
       for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
         if (auto s = func.getArgAttrOfType<TensorShardingAttr>(i, kShardingAttr))
-          func.setArgAttr(i, kShardingAttr, removeSubAxes(s));
+          func.setArgAttr(i, kShardingAttr, update(s));
       for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
         if (auto s =
                 func.getResultAttrOfType<TensorShardingAttr>(i, kShardingAttr))
-          func.setResultAttr(i, kShardingAttr, removeSubAxes(s));
+          func.setResultAttr(i, kShardingAttr, update(s));
     }
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 

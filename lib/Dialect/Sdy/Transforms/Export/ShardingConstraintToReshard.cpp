@@ -16,14 +16,18 @@ struct ShardingConstraintToReshardPass
     : sdy::impl::ShardingConstraintToReshardPassBase<
           ShardingConstraintToReshardPass> {
   void runOnOperation() override {
-    getOperation().walk([](ShardingConstraintOp op) {
+    bool any = false;
+    getOperation().walk([&](ShardingConstraintOp op) {
       OpBuilder builder(op);
       auto reshard = ReshardOp::create(builder, op.getLoc(), op.getInput(),
                                        op.getSharding());
       reshard->setDiscardableAttrs(op->getDiscardableAttrDictionary());
       op.getResult().replaceAllUsesWith(reshard.getResult());
       op->erase();
+      any = true;
     });
+    if (!any)
+      markAllAnalysesPreserved();
   }
 };
 

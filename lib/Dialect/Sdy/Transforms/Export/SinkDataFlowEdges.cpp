@@ -30,6 +30,8 @@ struct SinkDataFlowEdgesPass
       else
         orphans.push_back(edge);
     });
+    if (owners.empty() && orphans.empty())
+      return markAllAnalysesPreserved();
     for (Operation *op : owners)
       sinkDataFlowEdges(cast<ShardableDataFlowOpInterface>(op), debug);
     // An edge whose owner is no data-flow target any more (e.g. the op was

@@ -79,23 +79,30 @@ struct UpdateNonDivisibleInputOutputShardingsPass
   void runOnOperation() override {
     ModuleOp module = getOperation();
     MeshTable meshes(module);
+    bool changed = false;
     for (auto func : module.getOps<func::FuncOp>()) {
       if (!func.isPublic())
         continue;
       for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
         auto sharding = func.getArgAttrOfType<TensorShardingAttr>(i, kShardingAttr);
         if (auto updated = makeDivisible(sharding, type, meshes.lookup(sharding));
-            updated != sharding)
+            updated != sharding) {
           func.setArgAttr(i, kShardingAttr, updated);
+          changed = true;
+        }
       }
       for (auto [i, type] : llvm::enumerate(func.getResultTypes())) {
         auto sharding =
             func.getResultAttrOfType<TensorShardingAttr>(i, kShardingAttr);
         if (auto updated = makeDivisible(sharding, type, meshes.lookup(sharding));
-            updated != sharding)
+            updated != sharding) {
           func.setResultAttr(i, kShardingAttr, updated);
+          changed = true;
+        }
       }
     }
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 

@@ -16,8 +16,13 @@ namespace {
 struct AddDataFlowEdgesPass
     : sdy::impl::AddDataFlowEdgesPassBase<AddDataFlowEdgesPass> {
   void runOnOperation() override {
-    getOperation().walk(
-        [](ShardableDataFlowOpInterface op) { addDataFlowEdges(op); });
+    bool any = false;
+    getOperation().walk([&](ShardableDataFlowOpInterface op) {
+      addDataFlowEdges(op);
+      any = true;
+    });
+    if (!any)
+      markAllAnalysesPreserved();
   }
 };
 

@@ -96,7 +96,9 @@ struct ApplyShardingConstraintsPass
   void runOnOperation() override {
     // In program order, as Shardy does: a chain redirects uses first, then
     // the constraint may apply to its input.
+    bool any = false;
     getOperation().walk([&](Operation *op) {
+      any |= isa<ShardingConstraintOp, ManualComputationOp>(op);
       if (auto constraint = dyn_cast<ShardingConstraintOp>(op)) {
         applyChain(constraint);
         OpOperand &use = constraint.getInputMutable();
@@ -110,6 +112,8 @@ struct ApplyShardingConstraintsPass
         }
       }
     });
+    if (!any)
+      markAllAnalysesPreserved();
   }
 };
 

@@ -34,6 +34,7 @@ struct ConstantOrScalarSplitterPass
     // Users first: the copies made for a user add uses to the producers,
     // which are split when their turn comes.
     OpBuilder builder(&getContext());
+    int64_t clonesBefore = numClones;
     for (Operation *op : llvm::reverse(order)) {
       Value result = op->getResult(0);
       SetVector<Operation *> users;
@@ -48,6 +49,8 @@ struct ConstantOrScalarSplitterPass
         ++numClones;
       }
     }
+    if (numClones == clonesBefore)
+      markAllAnalysesPreserved();
   }
 };
 

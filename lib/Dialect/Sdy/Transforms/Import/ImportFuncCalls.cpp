@@ -77,6 +77,8 @@ struct ImportFuncCallsPass
       return signalPassFailure();
 
     module.walk([&](func::CallOp call) { ++callCount[call.getCalleeAttr().getAttr()]; });
+    if (callCount.empty())
+      return markAllAnalysesPreserved();
     for (func::FuncOp func : order) {
       SmallVector<func::CallOp> calls;
       func.walk([&](func::CallOp call) { calls.push_back(call); });
@@ -85,6 +87,12 @@ struct ImportFuncCallsPass
             callee && !callee.isDeclaration())
           inlineCall(call, callee, callCount);
     }
+    // A private callee whose calls all became named computations is dead
+    // (what symbol-dce would erase after this pass in Shardy's pipeline).
+    for (func::FuncOp func : order)
+      if (func.isPrivate() && callCount.contains(func.getSymNameAttr()) &&
+          SymbolTable::symbolKnownUseEmpty(func, module))
+        symbols.erase(func);
   }
 
   void inlineCall(func::CallOp call, func::FuncOp callee,

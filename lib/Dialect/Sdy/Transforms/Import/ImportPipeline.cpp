@@ -14,7 +14,6 @@ void mlir::sdy::addImportPipeline(OpPassManager &pm,
   pm.addPass(createLiftInlinedMeshesPass());
   pm.addPass(createRemoveSizeOneAxesPass());
   pm.addPass(createConstantOrScalarSplitterPass());
-  pm.addPass(createSymbolDCEPass());
   pm.addPass(createManualAxesCleanupPass());
   // The structure propagation works on.
   pm.addPass(createAddDataFlowEdgesPass());

@@ -80,7 +80,7 @@ struct LiftInlinedMeshesPass
     }
 
     if (inlined.empty() && renamed.empty())
-      return;
+      return markAllAnalysesPreserved();
     rewriteShardings(module, [&](TensorShardingAttr sharding) {
       StringAttr name;
       if (MeshAttr mesh = sharding.getInlinedMesh())

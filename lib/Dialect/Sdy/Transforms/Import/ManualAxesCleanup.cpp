@@ -48,6 +48,7 @@ struct ManualAxesCleanupPass
     ModuleOp module = getOperation();
     MeshTable meshes(module);
     MLIRContext *ctx = module.getContext();
+    bool changed = false;
     WalkResult result = module.walk([&](ManualComputationOp op) {
       if (op.getNumOperands() == 0 && op.getNumResults() == 0 &&
           !llvm::hasSingleElement(op.getBody().front())) {
@@ -73,6 +74,7 @@ struct ManualAxesCleanupPass
       llvm::stable_sort(manual, [&](StringAttr a, StringAttr b) {
         return position(a) < position(b);
       });
+      changed = true;
       op.setManualAxesAttr(ManualAxesAttr::get(ctx, manual));
       auto update = [&](ArrayRef<TensorShardingAttr> shardings) {
         SmallVector<TensorShardingAttr> updated;
@@ -85,7 +87,9 @@ struct ManualAxesCleanupPass
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
-      signalPassFailure();
+      return signalPassFailure();
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 

@@ -19,6 +19,7 @@ struct RemoveSizeOneAxesPass
     ModuleOp module = getOperation();
     MeshTable meshes(module);
 
+    bool changed = false;
     // Manual axes first: the mesh of a manual computation is the one of its
     // shardings, which keep their mesh reference below.
     module.walk([&](ManualComputationOp op) {
@@ -36,11 +37,13 @@ struct RemoveSizeOneAxesPass
         if (!mesh.getAxis(axis.getValue()) ||
             mesh.getAxis(axis.getValue()).getSize() != 1)
           kept.push_back(axis);
-      if (kept.size() != op.getManualAxes().size())
+      if (kept.size() != op.getManualAxes().size()) {
         op.setManualAxesAttr(ManualAxesAttr::get(op.getContext(), kept));
+        changed = true;
+      }
     });
 
-    rewriteShardings(module, [&](TensorShardingAttr sharding) {
+    changed |= rewriteShardings(module, [&](TensorShardingAttr sharding) {
       MeshAttr mesh = meshes.lookup(sharding);
       if (!mesh)
         return sharding;
@@ -48,6 +51,8 @@ struct RemoveSizeOneAxesPass
         return axis.getSize(mesh) != 1;
       });
     });
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 

@@ -37,6 +37,8 @@ struct ShardingGroupImportPass
     });
     if (result.wasInterrupted())
       return signalPassFailure();
+    if (groupsOfValue.empty())
+      return markAllAnalysesPreserved();
 
     // A value in several groups merges them.
     llvm::EquivalenceClasses<int64_t> classes;

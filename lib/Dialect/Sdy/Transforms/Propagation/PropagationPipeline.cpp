@@ -18,11 +18,10 @@ void mlir::sdy::addPropagationPipeline(
   pm.addPass(createLiftInlinedMeshesPass());
   pm.addPass(createRemoveSizeOneAxesPass());
   pm.addPass(createConstantOrScalarSplitterPass());
-  pm.addPass(createSymbolDCEPass());
   pm.addPass(createManualAxesCleanupPass());
   pm.addPass(createAddDataFlowEdgesPass());
+  // Erases the callees it inlined (Shardy runs symbol-dce after it).
   pm.addPass(createImportFuncCallsPass());
-  pm.addPass(createSymbolDCEPass());
   pm.addPass(createApplyShardingConstraintsPass(
       {options.debugShardingOrigins, options.debugPropagationEdgeSharding}));
   pm.addPass(createShardingGroupImportPass());

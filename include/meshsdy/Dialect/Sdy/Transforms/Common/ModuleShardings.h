@@ -30,8 +30,9 @@ private:
 
 /// Replaces every TensorShardingAttr under `root` (its own attributes
 /// included) with `rewrite(sharding)`; `rewrite` returns its argument to keep
-/// it. Each distinct sharding is rewritten once.
-void rewriteShardings(
+/// it. Each distinct sharding is rewritten once. Returns whether any
+/// sharding changed.
+bool rewriteShardings(
     Operation *root,
     llvm::function_ref<TensorShardingAttr(TensorShardingAttr)> rewrite);
 
