@@ -12,6 +12,7 @@
 #include <nanobind/stl/optional.h>
 #include <nanobind/stl/vector.h>
 
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -38,6 +39,27 @@ void checkRank(size_t got, size_t want, const char *what) {
     throw nb::value_error((std::string(what) + " has " + std::to_string(got) +
                            " entries, expected " + std::to_string(want))
                               .c_str());
+}
+
+/// Raises ValueError unless every axis of `meshAxes` is an axis of a mesh
+/// of shape `meshShape` whose size is positive or dynamic (then the group
+/// size is dynamic, as in C++).
+void checkAxes(const std::vector<int16_t> &meshAxes,
+               const std::vector<int64_t> &meshShape) {
+  for (int16_t axis : meshAxes) {
+    if (axis < 0 || static_cast<size_t>(axis) >= meshShape.size())
+      throw nb::value_error(("mesh axis " + std::to_string(axis) +
+                             " is out of range for a mesh of rank " +
+                             std::to_string(meshShape.size()))
+                                .c_str());
+    if (meshShape[axis] <= 0 &&
+        meshShape[axis] != std::numeric_limits<int64_t>::min())
+      throw nb::value_error(("mesh axis " + std::to_string(axis) +
+                             " has a size that is neither positive nor "
+                             "dynamic: " +
+                             std::to_string(meshShape[axis]))
+                                .c_str());
+  }
 }
 
 } // namespace
@@ -112,6 +134,7 @@ void populateMeshAttributes(nb::module_ &m) {
   m.def(
       "collective_process_group_size",
       [](std::vector<int16_t> meshAxes, std::vector<int64_t> meshShape) {
+        checkAxes(meshAxes, meshShape);
         return mlirMeshCollectiveProcessGroupSize(
             meshAxes.size(), meshAxes.data(), meshShape.size(),
             meshShape.data());
@@ -124,6 +147,16 @@ void populateMeshAttributes(nb::module_ &m) {
       [](std::vector<int64_t> device, std::vector<int64_t> meshShape,
          std::vector<int16_t> meshAxes) {
         checkRank(device.size(), meshShape.size(), "device");
+        checkAxes(meshAxes, meshShape);
+        for (size_t axis = 0; axis < device.size(); ++axis)
+          if (int64_t coord = device[axis];
+              coord < 0 || (meshShape[axis] >= 0 && coord >= meshShape[axis]))
+            throw nb::value_error(("device coordinate " +
+                                   std::to_string(coord) + " on mesh axis " +
+                                   std::to_string(axis) +
+                                   " is out of range [0, " +
+                                   std::to_string(meshShape[axis]) + ")")
+                                      .c_str());
         return mlirMeshInGroupIndex(device.size(), device.data(),
                                     meshShape.data(), meshAxes.size(),
                                     meshAxes.data());

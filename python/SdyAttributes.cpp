@@ -21,7 +21,18 @@ namespace {
 
 /// Accepts `{"a": 2, "b": 4}`, `[("a", 2), ("b", 4)]` or a list of
 /// MeshAxisAttr, and returns MeshAxisAttr values.
+/// Raises TypeError if `items` is a string: a list of names or dimensions
+/// was meant, and iterating a string would silently split it in letters.
+void rejectString(nb::handle items, const char *what) {
+  if (nb::isinstance<nb::str>(items))
+    throw nb::type_error((std::string(what) +
+                          " must be a list, not a string (did you mean ['" +
+                          nb::cast<std::string>(items) + "']?)")
+                             .c_str());
+}
+
 std::vector<MlirAttribute> meshAxesFrom(nb::handle axes, MlirContext ctx) {
+  rejectString(axes, "mesh axes");
   std::vector<MlirAttribute> result;
   nb::object items = nb::isinstance<nb::dict>(axes)
                          ? nb::borrow<nb::dict>(axes).items()
@@ -34,8 +45,14 @@ std::vector<MlirAttribute> meshAxesFrom(nb::handle axes, MlirContext ctx) {
       result.push_back(attr);
       continue;
     }
-    auto [name, size] = nb::cast<std::pair<std::string, int64_t>>(item);
-    result.push_back(mlirSdyMeshAxisAttrGet(ctx, toStringRef(name), size));
+    std::pair<std::string, int64_t> pair;
+    if (!nb::try_cast(item, pair))
+      throw nb::type_error(
+          ("a mesh axis must be a MeshAxisAttr or a (name, size) pair, got " +
+           nb::cast<std::string>(nb::repr(item)))
+              .c_str());
+    result.push_back(
+        mlirSdyMeshAxisAttrGet(ctx, toStringRef(pair.first), pair.second));
   }
   return result;
 }
@@ -77,6 +94,7 @@ MlirAttribute axisRefFrom(nb::handle item, MlirContext ctx) {
 }
 
 std::vector<MlirAttribute> axisRefsFrom(nb::handle items, MlirContext ctx) {
+  rejectString(items, "axes");
   std::vector<MlirAttribute> result;
   for (nb::handle item : items)
     result.push_back(axisRefFrom(item, ctx));
@@ -355,6 +373,7 @@ static void populateShardingAttributes(nb::module_ &m) {
              nb::handle replicated, nb::handle unreduced, MlirContext ctx) {
             DiagnosticCapture capture(ctx);
             MlirAttribute mesh = meshOrRefFrom(meshOrRef, ctx);
+            rejectString(dims, "dimension_shardings");
             std::vector<MlirAttribute> dimAttrs;
             for (nb::handle dim : dims)
               dimAttrs.push_back(dimShardingFrom(dim, ctx));

@@ -218,6 +218,10 @@ def _run(module: ir.Module, order: Sequence[tuple[str, Sequence[str]]],
          extra: Mapping[str, Sequence[ExtraPass]]) -> str:
     """Runs the stages of `order` with the extra passes after the stage of
     the same name, in one PassManager; returns the pipeline text."""
+    for point, passes in extra.items():
+        if isinstance(passes, str) or callable(passes):
+            raise TypeError(f"extra_passes[{point!r}] must be a list of passes, got {passes!r} "
+                            f"(did you mean [{passes!r}]?)")
     with module.context:
         pm = PassManager("builtin.module")
         described: list[str] = []

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import itertools
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from mlir import ir
@@ -19,7 +20,18 @@ def test_group_size_spec_example() -> None:
     assert mesh.collective_process_group_size([0, 1], [2, 3, 4, 5]) == 6
     assert mesh.collective_process_group_size([], [2, 3]) == 1
     assert mesh.collective_process_group_size([1], [2, DYN]) == DYN
-    assert mesh.collective_process_group_size([5], [2, 3]) == DYN
+
+
+
+def test_helpers_reject_bad_arguments() -> None:
+    """Out-of-range axes and coordinates are errors, not a dynamic marker or
+    a wrong index (issue 13 item 9)."""
+    with pytest.raises(ValueError, match="mesh axis 5 is out of range for a mesh of rank 2"):
+        mesh.collective_process_group_size([5], [2, 3])
+    with pytest.raises(ValueError, match="out of range"):
+        mesh.in_group_index([5, 9], [2, 2], [0, 1])
+    with pytest.raises(ValueError, match="device coordinate 5 on mesh axis 0 is out of range"):
+        cpp_in_group_index([5, 9], [2, 2], [0, 1])
 
 
 def test_in_group_index_axis_order_example() -> None:

@@ -111,3 +111,20 @@ def test_python_stages_match_the_cpp_pipeline(options: dict[str, bool]) -> None:
     ours = run(pipeline.sdy_pipeline_string(**options))
     assert cpp.returncode == 0 and ours.returncode == 0, cpp.stderr[-2000:] + ours.stderr[-2000:]
     assert cpp.stdout == ours.stdout
+
+
+def test_attribute_builders_reject_strings_and_bad_axes() -> None:
+    """A string where a list is meant is a TypeError, not letters taken as
+    dimensions or axes; a malformed mesh axis names itself (issue 13 item 9)."""
+    with ir.Context():
+        with pytest.raises(TypeError, match="dimension_shardings must be a list, not a string"):
+            sdy.TensorShardingAttr.get("mesh", "abc")
+        with pytest.raises(TypeError, match="axes must be a list, not a string"):
+            sdy.TensorShardingAttr.get("mesh", ["a"])
+        with pytest.raises(TypeError, match=r"a mesh axis must be a MeshAxisAttr or a \(name, size\) pair, got \('a',\)"):
+            sdy.MeshAttr.get([("a",)])
+        module = ir.Module.parse("func.func @f() { return }")
+        with pytest.raises(TypeError, match="must be a list of passes"):
+            pipeline.spmdize(module, extra_passes={"after-propagation": "cse"})
+        with pytest.raises(TypeError, match="must be a list of passes"):
+            pipeline.sdy_propagate(module, extra_passes={"after-propagation": "cse"})

@@ -53,9 +53,18 @@ def group_size(mesh_shape: Sequence[int], mesh_axes: Sequence[int]) -> int:
     return math.prod(mesh_shape[axis] for axis in mesh_axes)
 
 
+def _check_device(device: Sequence[int], mesh_shape: Sequence[int]) -> None:
+    if len(device) != len(mesh_shape):
+        raise ValueError(f"device {list(device)} has {len(device)} coordinates, the mesh {len(mesh_shape)}")
+    for axis, (coord, size) in enumerate(zip(device, mesh_shape)):
+        if not 0 <= coord < size:
+            raise ValueError(f"device coordinate {coord} on mesh axis {axis} is out of range [0, {size})")
+
+
 def in_group_index(device: Sequence[int], mesh_shape: Sequence[int], mesh_axes: Sequence[int]) -> int:
     """Position of `device` inside its group (row-major over `mesh_axes`)."""
     _check_axes(mesh_shape, mesh_axes)
+    _check_device(device, mesh_shape)
     return linear_index([device[a] for a in mesh_axes], [mesh_shape[a] for a in mesh_axes])
 
 
