@@ -335,6 +335,18 @@ FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
       return emitError(loc) << "unsupported by mesh-spmdization: making a "
                                "value partial over mesh axis "
                             << axis;
+  // Partial results are combined with the reduction that made them: a
+  // target naming another one (partial sums read as partial maxima) would
+  // combine them wrongly.
+  if (cur.partialType != target.partialType)
+    for (MeshAxis axis : target.partial)
+      if (llvm::is_contained(cur.partial, axis))
+        return emitError(loc)
+               << "unsupported by mesh-spmdization: a value partial <"
+               << stringifyReductionKind(cur.partialType)
+               << "> over mesh axis " << axis << " annotated partial <"
+               << stringifyReductionKind(target.partialType)
+               << ">: its partial results are not combined that way";
 
   auto axesAttr = [&](ArrayRef<MeshAxis> axes) {
     return DenseI16ArrayAttr::get(ctx, axes);

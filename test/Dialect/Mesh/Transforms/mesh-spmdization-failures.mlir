@@ -181,3 +181,49 @@ func.func @fill_into_partial(%x: tensor<8x8xf32>, %y: tensor<8x8xf32>) -> tensor
   %m = linalg.matmul ins(%x_s, %y_s : tensor<8x8xf32>, tensor<8x8xf32>) outs(%f_p : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %m : tensor<8x8xf32>
 }
+
+// -----
+
+mesh.mesh @mesh(shape = 2)
+
+// A contraction split on K makes partial sums: an annotation saying max
+// would combine them with max (issue 13 item 1).
+func.func @partial_sum_annotated_max(%x: tensor<2x4xf32>, %w: tensor<4x2xf32>) -> tensor<2x2xf32> {
+  %sx = mesh.sharding @mesh split_axes = [[], [0]] : !mesh.sharding
+  %xs = mesh.shard %x to %sx : tensor<2x4xf32>
+  %sw = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %ws = mesh.shard %w to %sw : tensor<4x2xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<2x2xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %m = linalg.matmul ins(%xs, %ws : tensor<2x4xf32>, tensor<4x2xf32>) outs(%f : tensor<2x2xf32>) -> tensor<2x2xf32>
+  %sp = mesh.sharding @mesh split_axes = [[]] partial = max [0] : !mesh.sharding
+  // expected-error @+1 {{unsupported by mesh-spmdization: a value partial <sum> over mesh axis 0 annotated partial <max>: its partial results are not combined that way}}
+  %mp = mesh.shard %m to %sp : tensor<2x2xf32>
+  %a = math.absf %mp : tensor<2x2xf32>
+  %sr = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+  %ar = mesh.shard %a to %sr : tensor<2x2xf32>
+  return %ar : tensor<2x2xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 2)
+
+// The reverse: a max-reduction annotated as partial sums.
+func.func @partial_max_annotated_sum(%a: tensor<2x4xf32>, %c: tensor<2xf32>) -> tensor<2xf32> {
+  %s = mesh.sharding @mesh split_axes = [[], [0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<2x4xf32>
+  %r = linalg.reduce ins(%a_s : tensor<2x4xf32>) outs(%c : tensor<2xf32>) dimensions = [1]
+    (%in: f32, %acc: f32) {
+      %m = arith.maximumf %in, %acc : f32
+      linalg.yield %m : f32
+    }
+  %sp = mesh.sharding @mesh split_axes = [[]] partial = sum [0] : !mesh.sharding
+  // expected-error @+1 {{unsupported by mesh-spmdization: a value partial <max> over mesh axis 0 annotated partial <sum>: its partial results are not combined that way}}
+  %rp = mesh.shard %r to %sp : tensor<2xf32>
+  %n = arith.negf %rp : tensor<2xf32>
+  %sr = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+  %nr = mesh.shard %n to %sr : tensor<2xf32>
+  return %nr : tensor<2xf32>
+}
