@@ -73,12 +73,18 @@ struct ReshapeShardingModel
   }
 
   LogicalResult spmdize(Operation *op, ArrayRef<Value> localOperands,
-                        ArrayRef<MeshSharding>,
+                        ArrayRef<MeshSharding> operandShardings,
                         ArrayRef<MeshSharding> resultShardings,
                         IRMapping &mapping,
                         SymbolTableCollection &symbolTables,
                         OpBuilder &builder) const {
     auto reshape = cast<OpTy>(op);
+    // Both sides need one per-device shape: uneven pieces of the source
+    // (3 rows over 2 devices) cannot be regrouped into even pieces of the
+    // result, nor the reverse.
+    if (failed(getLocalType(op, reshape.getSrcType(), operandShardings.front(),
+                            symbolTables)))
+      return failure();
     FailureOr<RankedTensorType> local = getLocalType(
         op, reshape.getResultType(), resultShardings.front(), symbolTables);
     if (failed(local))

@@ -227,3 +227,18 @@ func.func @partial_max_annotated_sum(%a: tensor<2x4xf32>, %c: tensor<2xf32>) -> 
   %nr = mesh.shard %n to %sr : tensor<2xf32>
   return %nr : tensor<2xf32>
 }
+
+// -----
+
+mesh.mesh @mesh(shape = 2)
+
+// Uneven pieces of the source of a collapse (3 rows over 2 devices) cannot
+// become even pieces of the result: a diagnostic, not `?x6 -> 9` IR that
+// fails verification (issue 13 item 2).
+func.func @collapse_uneven_source(%a: tensor<3x6xf32>) -> tensor<18xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %as = mesh.shard %a to %s : tensor<3x6xf32>
+  // expected-error @+1 {{unsupported: dimension 0 of 'tensor<3x6xf32>' has no single per-device size under this sharding (uneven split, offsets or dynamic sizes)}}
+  %c = tensor.collapse_shape %as [[0, 1]] : tensor<3x6xf32> into tensor<18xf32>
+  return %c : tensor<18xf32>
+}
