@@ -65,6 +65,22 @@ struct LinearIndexAsRank : OpRewritePattern<ProcessLinearIndexOp> {
   }
 };
 
+/// A 1-D view of the identity-layout buffer `buffer` (itself if 1-D).
+Value flatten(OpBuilder &builder, Location loc, Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getRank() == 1)
+    return buffer;
+  if (type.getRank() == 0)
+    return memref::ExpandShapeOp::create(
+        builder, loc, MemRefType::get({1}, type.getElementType()), buffer,
+        ArrayRef<ReassociationIndices>{});
+  ReassociationIndices all;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim)
+    all.push_back(dim);
+  return memref::CollapseShapeOp::create(builder, loc, buffer,
+                                         ArrayRef<ReassociationIndices>{all});
+}
+
 struct AllReduceAsMPI : OpRewritePattern<AllReduceOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -107,8 +123,10 @@ struct AllReduceAsMPI : OpRewritePattern<AllReduceOp> {
     Value send = bufferization::ToBufferOp::create(rewriter, loc, bufferType,
                                                    op.getInput());
     Value recv = memref::AllocOp::create(rewriter, loc, bufferType);
-    mpi::AllReduceOp::create(rewriter, loc, Type(), send, recv, *reduction,
-                             comm);
+    // The mpi-to-llvm lowering passes the size of a buffer's first
+    // dimension as the element count: the reduction sees 1-D views.
+    mpi::AllReduceOp::create(rewriter, loc, Type(), flatten(rewriter, loc, send),
+                             flatten(rewriter, loc, recv), *reduction, comm);
     Value reduced = bufferization::ToTensorOp::create(
         rewriter, loc, result, recv, /*restrict=*/true, /*writable=*/true);
     if (op.getReduction() == ReductionKind::Average) {

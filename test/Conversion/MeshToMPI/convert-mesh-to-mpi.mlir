@@ -39,6 +39,28 @@ func.func @average(%arg0: tensor<4xf32>) -> tensor<4xf32> {
 
 mesh.mesh @mesh_4(shape = 4)
 
+// MPI's lowering counts elements by a buffer's first dimension: buffers of
+// rank 2 are reduced through 1-D views, rank-0 ones through a 1-element view.
+// CHECK-LABEL: func.func @all_reduce_any_rank
+// CHECK:         %[[RECV:.*]] = memref.alloc() : memref<4x16xi32>
+// CHECK-DAG:     %[[RECV1D:.*]] = memref.collapse_shape %[[RECV]] {{\[\[}}0, 1]] : memref<4x16xi32> into memref<64xi32>
+// CHECK-DAG:     %[[SEND1D:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1]] : memref<4x16xi32> into memref<64xi32>
+// CHECK:         mpi.allreduce(%[[SEND1D]], %[[RECV1D]], MPI_SUM, %{{.*}}) : memref<64xi32>, memref<64xi32>
+// CHECK:         %[[RECV0:.*]] = memref.alloc() : memref<f64>
+// CHECK-DAG:     %[[RECV0V:.*]] = memref.expand_shape %[[RECV0]] [] output_shape [1] : memref<f64> into memref<1xf64>
+// CHECK-DAG:     %[[SEND0V:.*]] = memref.expand_shape %{{.*}} [] output_shape [1] : memref<f64> into memref<1xf64>
+// CHECK:         mpi.allreduce(%[[SEND0V]], %[[RECV0V]], MPI_MIN, %{{.*}}) : memref<1xf64>, memref<1xf64>
+func.func @all_reduce_any_rank(%a: tensor<4x16xi32>, %b: tensor<f64>) -> (tensor<4x16xi32>, tensor<f64>) {
+  %r = mesh.all_reduce %a on @mesh_4 mesh_axes = [0] : tensor<4x16xi32> -> tensor<4x16xi32>
+  %s = mesh.all_reduce %b on @mesh_4 mesh_axes = [0] reduction = <min> : tensor<f64> -> tensor<f64>
+  return %r, %s : tensor<4x16xi32>, tensor<f64>
+}
+
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
 // CHECK-LABEL: func.func @gather_and_index
 // CHECK:         mpi.comm_rank
 // CHECK:         tensor.insert_slice
@@ -89,3 +111,4 @@ func.func @reduce_scatter_accumulation_type(%arg0: tensor<8xf16>) -> tensor<2xf3
   %0 = mesh.reduce_scatter %arg0 on @mesh_4 mesh_axes = [0] scatter_axis = 0 : tensor<8xf16> -> tensor<2xf32>
   return %0 : tensor<2xf32>
 }
+

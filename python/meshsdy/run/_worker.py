@@ -1,0 +1,56 @@
+"""One MPI rank of `meshsdy.run`: JIT-compiles the lowered module, runs the
+function on this rank's input pieces and saves its output pieces.
+
+    mpiexec -n N python -m meshsdy.run._worker WORKDIR
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+import sys
+from pathlib import Path
+
+# mpi4py first: it initialises MPI in this process, and the JIT-compiled
+# code then calls the same library.
+from mpi4py import MPI  # noqa: E402
+
+import numpy as np  # noqa: E402
+from mlir import ir  # noqa: E402
+from mlir.execution_engine import ExecutionEngine  # noqa: E402
+from mlir.runtime import get_ranked_memref_descriptor  # noqa: E402
+
+import meshsdy  # noqa: E402,F401  (registers the dialects)
+
+
+def _shared_libs() -> list[str]:
+    """MPICH's libmpi (the `libmpi.so` next to it is a linker script) and
+    MLIR's C runner utilities (memrefCopy)."""
+    import mlir
+
+    candidates = [
+        os.path.join(sys.prefix, "lib", "libmpi.so.12"),
+        os.path.join(list(mlir.__path__)[0], "lib", "libmlir_c_runner_utils.so"),
+    ]
+    return [c for c in candidates if os.path.exists(c)]
+
+
+def main(work: Path) -> None:
+    rank = MPI.COMM_WORLD.Get_rank()
+    meta = json.loads((work / "meta.json").read_text())
+    with np.load(work / f"in{rank}.npz") as data:
+        inputs = [np.ascontiguousarray(data[f"arr_{i}"]) for i in range(len(data.files))]
+    outputs = [np.zeros(o["shape"], dtype=np.dtype(o["dtype"])) for o in meta["outputs"]]
+    with ir.Context():
+        module = ir.Module.parse((work / "module.mlir").read_text())
+        engine = ExecutionEngine(module, opt_level=2, shared_libs=_shared_libs())
+        # With the C wrappers, every argument (results are out-params after
+        # buffer-results-to-out-params) is a pointer to a memref descriptor.
+        args = [ctypes.pointer(ctypes.pointer(get_ranked_memref_descriptor(a))) for a in inputs + outputs]
+        engine.invoke(meta["func"], *args)
+    np.savez(work / f"out{rank}.npz", *outputs)
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1]))
