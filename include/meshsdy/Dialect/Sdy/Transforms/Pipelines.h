@@ -99,9 +99,12 @@ struct PropagationPipelineOptions
       llvm::cl::init(false)};
 };
 
-/// Adds the passes of `sdy-import-pipeline` to `pm`.
+/// Adds the passes of `sdy-import-pipeline` to `pm`; with
+/// `importFuncCalls`, also `sdy-import-func-calls` (as the propagation
+/// pipeline does).
 void addImportPipeline(OpPassManager &pm,
-                       const ImportPipelineOptions &options);
+                       const ImportPipelineOptions &options,
+                       bool importFuncCalls = false);
 /// Adds the passes of `sdy-export-pipeline` to `pm`.
 void addExportPipeline(OpPassManager &pm,
                        const ExportPipelineOptions &options);

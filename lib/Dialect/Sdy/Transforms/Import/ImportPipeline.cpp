@@ -8,7 +8,8 @@ using namespace mlir;
 using namespace mlir::sdy;
 
 void mlir::sdy::addImportPipeline(OpPassManager &pm,
-                                  const ImportPipelineOptions &options) {
+                                  const ImportPipelineOptions &options,
+                                  bool importFuncCalls) {
   // Clean-up that makes the module easier to read and to propagate on.
   pm.addPass(createSymbolDCEPass());
   pm.addPass(createLiftInlinedMeshesPass());
@@ -17,6 +18,11 @@ void mlir::sdy::addImportPipeline(OpPassManager &pm,
   pm.addPass(createManualAxesCleanupPass());
   // The structure propagation works on.
   pm.addPass(createAddDataFlowEdgesPass());
+  // Calls become named computations before constraints and groups are
+  // applied (they may live in callees); the pass erases the callees it
+  // inlined (Shardy runs symbol-dce after it).
+  if (importFuncCalls)
+    pm.addPass(createImportFuncCallsPass());
   pm.addPass(createApplyShardingConstraintsPass(
       {options.debugShardingOrigins, options.debugPropagationEdgeSharding}));
   // After the constraints, so that members they sharded are seen.

@@ -5,26 +5,17 @@
 #include "meshsdy/Dialect/Sdy/Transforms/Pipelines.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Propagation/Passes.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::sdy;
 
 void mlir::sdy::addPropagationPipeline(
     OpPassManager &pm, const PropagationPipelineOptions &options) {
-  // Import, with calls inlined into named computations before constraints
-  // and groups are applied (they may live in callees).
-  pm.addPass(createSymbolDCEPass());
-  pm.addPass(createLiftInlinedMeshesPass());
-  pm.addPass(createRemoveSizeOneAxesPass());
-  pm.addPass(createConstantOrScalarSplitterPass());
-  pm.addPass(createManualAxesCleanupPass());
-  pm.addPass(createAddDataFlowEdgesPass());
-  // Erases the callees it inlined (Shardy runs symbol-dce after it).
-  pm.addPass(createImportFuncCallsPass());
-  pm.addPass(createApplyShardingConstraintsPass(
-      {options.debugShardingOrigins, options.debugPropagationEdgeSharding}));
-  pm.addPass(createShardingGroupImportPass());
+  ImportPipelineOptions importOptions;
+  importOptions.debugShardingOrigins = options.debugShardingOrigins;
+  importOptions.debugPropagationEdgeSharding =
+      options.debugPropagationEdgeSharding;
+  addImportPipeline(pm, importOptions, /*importFuncCalls=*/true);
 
   // Propagation keeps the rules: the export stage drops them unless asked.
   UserPriorityPropagationPassOptions propagation;
@@ -55,7 +46,9 @@ void mlir::sdy::registerSdyPipelines() {
       "sdy-import-pipeline",
       "Shardy's import stage: clean-up, data-flow edges, constraints and "
       "groups",
-      addImportPipeline);
+      [](OpPassManager &pm, const ImportPipelineOptions &options) {
+        addImportPipeline(pm, options);
+      });
   PassPipelineRegistration<ExportPipelineOptions>(
       "sdy-export-pipeline",
       "Shardy's export stage: sink edges, constraints to reshards, close "
