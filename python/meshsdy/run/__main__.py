@@ -17,6 +17,7 @@ from mlir import ir
 
 from . import RunError, run
 from .. import sim
+from ..sim.cli import OneLineParser, non_negative_int
 
 
 def _inputs(source: str, func: str, kind: str, seed: int) -> list[np.ndarray]:
@@ -46,21 +47,19 @@ def _inputs(source: str, func: str, kind: str, seed: int) -> list[np.ndarray]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m meshsdy.run", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = OneLineParser(prog="python -m meshsdy.run", description=__doc__,
+                           formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("file", type=Path)
     parser.add_argument("--func", required=True)
     parser.add_argument("--ranks", type=int, required=True)
     parser.add_argument("--inputs", choices=("random", "zeros", "ones"), default="random")
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument("--check", action="store_true")
     parser.add_argument("--timeout", type=float, default=300.0)
     args = parser.parse_args(argv)
     try:
         if args.ranks < 1:
             raise RunError(f"--ranks must be positive, got {args.ranks}")
-        if args.seed < 0:
-            raise RunError(f"--seed must be non-negative, got {args.seed}")
         source = args.file.read_text()
         inputs = _inputs(source, args.func, args.inputs, args.seed)
         outputs = run(source, args.func, inputs, ranks=args.ranks, timeout=args.timeout)

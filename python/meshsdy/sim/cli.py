@@ -15,7 +15,7 @@ import argparse
 import re
 import sys
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NoReturn
 
 import numpy as np
 from mlir import ir
@@ -169,21 +169,43 @@ def _compare(args: argparse.Namespace, ctx: ir.Context, module: ir.Module, func:
     return 0 if ok else 1
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose usage errors are one line on stderr and exit
+    status 2 (1 means "disagree" for our commands)."""
+
+    def error(self, message: str) -> NoReturn:
+        self.exit(2, f"error: {message}\n")
+
+
+def non_negative_int(text: str) -> int:
+    value = int(text)
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative integer, got {value}")
+    return value
+
+
+def non_negative_float(text: str) -> float:
+    value = float(text)
+    if not value >= 0:
+        raise argparse.ArgumentTypeError(f"must be a non-negative number, got {text}")
+    return value
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of `python -m meshsdy.sim`; returns the exit status."""
-    p = argparse.ArgumentParser(prog="python -m meshsdy.sim", description=__doc__.split("\n\n")[0])
+    p = OneLineParser(prog="python -m meshsdy.sim", description=__doc__.split("\n\n")[0])
     p.add_argument("file", help="MLIR file to run (the partitioned one with --compare-to)")
     p.add_argument("--func", help="function to run (default: the first one)")
     p.add_argument("--mesh-shape", type=_parse_shape, help="mesh shape, e.g. 2x4 (needed for dynamic meshes)")
     p.add_argument("--inputs", choices=["random", "zeros", "ones"], default="random")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random inputs")
+    p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the random inputs")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--spmd", dest="spmd", action="store_const", const=True, help="run on every device")
     mode.add_argument("--global", dest="spmd", action="store_const", const=False, help="run once")
     p.add_argument("--compare-to", metavar="GLOBAL_FILE", help="original program to compare against")
     p.add_argument("--global-func", help="function of GLOBAL_FILE (default: --func)")
-    p.add_argument("--rtol", type=float, default=1e-5)
-    p.add_argument("--atol", type=float, default=1e-5)
+    p.add_argument("--rtol", type=non_negative_float, default=1e-5)
+    p.add_argument("--atol", type=non_negative_float, default=1e-5)
     args = p.parse_args(argv)
     try:
         return _run(args)
