@@ -5,6 +5,11 @@ mesh.mesh @mesh_zero(shape = 2x0)
 
 // -----
 
+// expected-error @+1 {{'mesh.mesh' op has more devices than an int64 can count: the product of its static axis sizes overflows}}
+mesh.mesh @too_many(shape = 4294967296x4294967296)
+
+// -----
+
 // expected-error @+1 {{'mesh.mesh' op axis 0 must have a positive or dynamic size, got -3}}
 "mesh.mesh"() {sym_name = "mesh_negative", shape = array<i64: -3, 2>} : () -> ()
 

@@ -124,6 +124,15 @@ LogicalResult MeshOp::verify() {
     return emitOpError("axis ")
            << axis << " must have a positive or dynamic size, got " << size;
   }
+  // Device ids are int64: the static axes must multiply without overflow.
+  int64_t devices = 1;
+  for (int64_t size : shape) {
+    if (ShapedType::isDynamic(size))
+      continue;
+    if (llvm::MulOverflow(devices, size, devices))
+      return emitOpError("has more devices than an int64 can count: the "
+                         "product of its static axis sizes overflows");
+  }
   return success();
 }
 
