@@ -76,3 +76,17 @@ def test_malformed_input_gives_located_error(text: str) -> None:
     assert out.returncode == 1
     assert out.stderr.startswith("<stdin>:1:"), out.stderr
     assert "error:" in out.stderr
+
+
+def test_llvm_filecheck_is_on_the_venv_path() -> None:
+    """The set-up puts LLVM's FileCheck next to mesh-opt, so a user's own lit
+    suite that runs `FileCheck` works (issue 13 item 11)."""
+    import shutil
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    found = shutil.which("FileCheck", path=str(Path(sys.executable).parent))
+    assert found, "FileCheck is not in the venv's bin"
+    out = subprocess.run([found, "--version"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0 and "LLVM" in out.stdout
