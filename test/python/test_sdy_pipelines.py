@@ -11,14 +11,10 @@ from __future__ import annotations
 
 import random
 import re
-import subprocess
 from pathlib import Path
 
-import meshsdy
+from test_sdy_propagation import mutate, run
 
-from test_sdy_propagation import mutate
-
-MESH_OPT = meshsdy.tool_path("mesh-opt")
 TRANSFORMS = Path(__file__).resolve().parents[1] / "Dialect" / "Sdy" / "Transforms"
 PIPELINES = [
     "sdy-propagation-pipeline",
@@ -52,14 +48,6 @@ def cases() -> list[str]:
             if "func.func" in text:
                 result.append(text)
     return result
-
-
-def run(pipeline: str, inputs: list[str]) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [MESH_OPT, "-allow-unregistered-dialect", "-split-input-file", "-",
-         f"--pass-pipeline=builtin.module({pipeline})"],
-        input="\n// -----\n".join(inputs), capture_output=True, text=True, timeout=300,
-    )
 
 
 def errors(stderr: str) -> set[str]:
