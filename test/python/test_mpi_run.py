@@ -74,3 +74,15 @@ def test_wrong_rank_count_is_a_run_error() -> None:
     source = CONTRACTION.format(t="f32", dot=".0")
     with pytest.raises(mpirun.RunError, match="4 devices, but 2 ranks"):
         mpirun.run(source, "f", inputs_for([(4, 8), (8, 16)], np.float32), ranks=2)
+
+
+def test_ffn_result_is_reduced_before_it_is_returned() -> None:
+    """The Megatron-style FFN's partial sums are reduced inside the
+    partitioned program: run natively on 8 ranks, the assembled result is
+    the original's (before, each device returned its partial sum)."""
+    source = (ROOT / "test" / "Dialect" / "Mesh" / "Transforms" /
+              "mesh-sharding-propagation-partial-results.mlir").read_text().split("// -----")[0]
+    inputs = inputs_for([(8, 16), (16, 32), (32, 16)], np.float32)
+    (got,) = mpirun.run(source, "ffn", inputs, ranks=8, timeout=180)
+    (want,) = sim.simulate(source, "ffn", inputs)
+    np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)

@@ -39,6 +39,7 @@ from ..sim.irutil import dtype_of
 #: The upstream lowering of a partitioned program with mpi ops to LLVM.
 LOWERING = (
     "builtin.module("
+    "func.func(convert-elementwise-to-linalg),"
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},"
     "buffer-results-to-out-params{modify-public-functions},"
     "convert-linalg-to-loops,convert-math-to-llvm,convert-math-to-libm,expand-strided-metadata,"

@@ -21,6 +21,7 @@
 #include "LoopStructures.h"
 #include "Prefetch.h"
 #include "ShardingAnnotations.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -711,6 +712,22 @@ mlir::mesh::propagateShardings(FunctionOpInterface func,
                                TraversalOrder traversal) {
   if (func.isExternal())
     return PropagationCounts();
+  // As in JAX, a result of the program (a public function) is partial only
+  // if the user annotated it so: remember which returned values already are.
+  // (A private callee may return partial values: its callers, seen by the
+  // same module propagation, complete them.)
+  SmallVector<std::pair<OpOperand *, bool>> returned;
+  auto symbol = dyn_cast<SymbolOpInterface>(func.getOperation());
+  func.walk([&](func::ReturnOp ret) {
+    if (ret->getParentOp() != func.getOperation() ||
+        (symbol && !symbol.isPublic()))
+      return;
+    for (OpOperand &operand : ret->getOpOperands()) {
+      MeshSharding sharding = getAnnotatedSharding(operand.get());
+      returned.emplace_back(&operand,
+                            sharding && !sharding.getPartialAxes().empty());
+    }
+  });
   Propagation propagation(func);
   if (failed(propagation.absorbAnnotations()))
     return failure();
@@ -731,6 +748,18 @@ mlir::mesh::propagateShardings(FunctionOpInterface func,
     break;
   }
   auto [added, replicated] = propagation.materialize();
+  // A result propagation made partial is reduced before it is returned
+  // (a caller would otherwise get each device's partial value).
+  AnnotationBuilder annotations(func);
+  for (auto [operand, userPartial] : returned) {
+    MeshSharding sharding = getAnnotatedSharding(operand->get());
+    if (userPartial || !sharding || sharding.getPartialAxes().empty())
+      continue;
+    annotations.annotateOperand(
+        *operand, MeshSharding(sharding.getMeshAttr(), sharding.getSplitAxes(),
+                               /*partialAxes=*/{}));
+  }
+  added += annotations.count();
   return PropagationCounts{added, replicated, propagation.getRevisits()};
 }
 
