@@ -25,3 +25,11 @@ def test_usage_error_exits_2_with_one_line(module: str, args: list[str]) -> None
     assert proc.returncode == 2, proc.stderr
     lines = proc.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("error: "), proc.stderr
+
+
+def test_negative_halos_are_a_value_error() -> None:
+    """sim.Sharding names a bad argument (issue 13 item 9)."""
+    from meshsdy import sim
+
+    with pytest.raises(ValueError, match=r"halo_sizes must be non-negative, got \[1, -2\]"):
+        sim.Sharding(split_axes=((0,),), halo_sizes=(1, -2))

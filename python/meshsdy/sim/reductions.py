@@ -35,8 +35,9 @@ REDUCTION_KINDS: tuple[str, ...] = (
 )
 
 
-class SimulationError(Exception):
-    """A program (or a simulator call) cannot be simulated as written."""
+class SimulationError(ValueError):
+    """A program (or a simulator call) cannot be simulated as written (a
+    ValueError: the argument or program is what is wrong)."""
 
 
 _BINARY: dict[str, Callable[[np.ndarray, np.ndarray], np.ndarray]] = {

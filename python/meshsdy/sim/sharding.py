@@ -52,6 +52,8 @@ class Sharding:
         )
         if self.halo_sizes and self.sharded_dims_offsets:
             raise SimulationError("halo_sizes and sharded_dims_offsets are mutually exclusive")
+        if any(h < 0 for h in self.halo_sizes):
+            raise SimulationError(f"halo_sizes must be non-negative, got {list(self.halo_sizes)}")
         used = [a for ax in self.split_axes for a in ax] + list(self.partial_axes)
         if len(set(used)) != len(used):
             raise SimulationError(f"sharding uses a mesh axis twice: {used}")
