@@ -53,9 +53,10 @@ def test_contraction_all_reduce_of_2d_buffers(t: str, dot: str, dtype: type) -> 
     np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-5)
 
 
-def test_mlp_example_agrees_on_4_ranks() -> None:
+@pytest.mark.parametrize("example,func", [("mlp", "mlp"), ("attention", "attention")])
+def test_examples_agree_on_4_ranks(example: str, func: str) -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "meshsdy.run", str(ROOT / "examples" / "mlp.mlir"), "--func", "mlp",
+        [sys.executable, "-m", "meshsdy.run", str(ROOT / "examples" / f"{example}.mlir"), "--func", func,
          "--ranks", "4", "--check"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stdout + proc.stderr
     assert "agree" in proc.stdout and "disagree" not in proc.stdout
