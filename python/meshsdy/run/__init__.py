@@ -99,9 +99,12 @@ def run(
     *,
     ranks: int,
     timeout: float = 300.0,
+    timings: list[dict[str, float]] | None = None,
 ) -> list[np.ndarray]:
     """Partitions `source`, runs `func` on `ranks` MPI ranks with the global
-    `inputs`, and returns the global outputs. Raises RunError."""
+    `inputs`, and returns the global outputs. Raises RunError. `timings`,
+    if given, receives one {"compile_s", "run_s"} per rank (JIT compilation,
+    and the call itself, started together after a barrier)."""
     with ir.Context():
         try:
             module = ir.Module.parse(source)
@@ -152,6 +155,8 @@ def run(
         if proc.returncode != 0:
             raise RunError(f"a rank failed (mpiexec exit {proc.returncode}):\n{proc.stderr[-3000:]}")
         per_rank = []
+        if timings is not None:
+            timings.extend(json.loads((work / f"times{r}.json").read_text()) for r in range(ranks))
         for rank in range(ranks):
             with np.load(work / f"out{rank}.npz") as data:
                 per_rank.append([data[f"arr_{i}"] for i in range(len(outs))])
