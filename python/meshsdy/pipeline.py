@@ -372,8 +372,10 @@ def partition_and_compare(
         mesh = _sim_mesh(annotated)
 
         devices = math.prod(mesh.shape)
+        # Scalars are sharded too: a scalar partial over an axis holds its
+        # value on one device of each group and the neutral element elsewhere.
         per_device_inputs = [
-            sim.shard(x, s, mesh) if isinstance(x, np.ndarray) and x.ndim else [x] * devices
+            sim.shard(np.asarray(x), s, mesh) if isinstance(x, (np.ndarray, np.generic)) else [x] * devices
             for x, s in zip(inputs, arg_shardings, strict=True)
         ]
         outputs = sim.simulate(partitioned, func_name, per_device_inputs, spmd=True)
