@@ -31,6 +31,8 @@ from mlir.passmanager import PassManager
 
 import meshsdy  # noqa: F401  (registers the passes)
 
+from ._sizes import ArgumentBounds, SizeBounds
+
 #: A pass to insert: a pipeline element such as "canonicalize" or
 #: "func.func(cse)", or a Python pass `fn(op: ir.Operation, pass_) -> None`.
 ExtraPass = Union[str, Callable[[ir.Operation, object], None]]
@@ -84,6 +86,10 @@ class SpmdReport:
     #: reduce_scatter and all_to_all (g-1)/g*b, all_slice 0; rooted and
     #: point-to-point ops count what the busiest device sends.
     bytes_sent_per_device: Counter[str] = field(default_factory=Counter)
+    #: Collectives left out of `bytes_sent_per_device` because the size of
+    #: a dynamic dimension of their operand could not be bounded, by op name.
+    #: A dynamic (uneven) size is otherwise priced at its largest piece.
+    unsized_collectives: Counter[str] = field(default_factory=Counter)
     #: The pipeline that ran, with the extra passes as `<python>`.
     pipeline: str = ""
 
@@ -120,8 +126,17 @@ def spmdize(
         ("lowering", groups["lowering"]),
         ("after-lowering", []),
     ]
+    # The global argument shapes and their shardings, read right after
+    # propagation, bound the uneven per-device sizes in the cost report.
+    argument_bounds: dict[str, list[list[int] | None]] = {}
+
+    def record_argument_bounds(op: ir.Operation, pass_: object) -> None:
+        argument_bounds.update(_argument_bounds(op))
+
+    record_argument_bounds.internal = True  # type: ignore[attr-defined]
+    order.insert(3, ("record-argument-bounds", [record_argument_bounds]))
     pipeline = _run(module, order, extra)
-    report = collective_report(module)
+    report = collective_report(module, argument_bounds)
     report.pipeline = pipeline
     return report
 
@@ -232,26 +247,58 @@ def _run(module: ir.Module, order: Sequence[tuple[str, Sequence[str]]],
                     described.append(p)
                 elif callable(p):
                     pm.add(p, name=getattr(p, "__name__", "python-pass"))
-                    described.append("<python>")
+                    if not getattr(p, "internal", False):
+                        described.append("<python>")
                 else:
                     raise TypeError(f"an extra pass must be a string or a callable, got {type(p).__name__}")
         pm.run(module.operation)
     return "builtin.module(" + ",".join(described) + ")"
 
 
-def _mesh_shapes(module: ir.Module) -> dict[str, list[int]]:
+def _mesh_shapes(module: ir.Module | ir.Operation) -> dict[str, list[int]]:
     shapes = {}
-    for op in module.body.operations:
+    body = module.body if isinstance(module, ir.Module) else module.regions[0].blocks[0]
+    for op in body.operations:
         if op.operation.name == "mesh.mesh":
             name = ir.StringAttr(op.attributes["sym_name"]).value
             shapes[name] = list(ir.DenseI64ArrayAttr(op.attributes["shape"]))
     return shapes
 
 
-def _bytes(type_: ir.Type) -> int:
+def _bytes(type_: ir.Type, shape: Sequence[int]) -> int:
+    """Bytes of a tensor of `type_`'s element type and `shape`."""
     tensor = ir.RankedTensorType(type_)
     width = tensor.element_type.width if hasattr(tensor.element_type, "width") else 32
-    return math.prod(tensor.shape) * max(width, 8) // 8
+    return math.prod(shape) * max(width, 8) // 8
+
+
+def _argument_bounds(module_op: ir.Operation) -> dict[str, list[list[int] | None]]:
+    """For each function of an annotated global module (as propagation
+    leaves it), the largest per-device piece of each tensor argument."""
+    from . import sim
+    from .sim.annotations import function_argument_shardings
+
+    result: dict[str, list[list[int] | None]] = {}
+    shapes = _mesh_shapes(module_op)
+    for op in module_op.regions[0].blocks[0].operations:
+        if op.operation.name != "func.func" or not op.regions[0].blocks:
+            continue
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        pieces: list[list[int] | None] = []
+        for arg, sharding in zip(op.regions[0].blocks[0].arguments, function_argument_shardings(op), strict=True):
+            type_ = arg.type
+            mesh = shapes.get(sharding.mesh) if sharding.mesh else None
+            if not isinstance(type_, ir.RankedTensorType) or not type_.has_static_shape:
+                pieces.append(None)
+            elif mesh is None:
+                pieces.append(list(type_.shape) if not sharding.split_axes else None)
+            else:
+                try:
+                    pieces.append(list(sim.largest_shard_shape(type_.shape, sharding, mesh)))
+                except sim.SimulationError:
+                    pieces.append(None)
+        result[name] = pieces
+    return result
 
 
 _RING_FACTOR: dict[str, Callable[[int], float]] = {
@@ -269,22 +316,27 @@ _RING_FACTOR: dict[str, Callable[[int], float]] = {
 }
 
 
-def collective_report(module: ir.Module) -> SpmdReport:
+def collective_report(module: ir.Module, argument_bounds: ArgumentBounds | None = None) -> SpmdReport:
     """Counts the mesh collectives in `module` and estimates the bytes each
-    device sends (see SpmdReport)."""
-    shapes = _mesh_shapes(module)
+    device sends (see SpmdReport). A dynamic (uneven) operand size counts at
+    its largest piece; `argument_bounds` gives, per function, the largest
+    piece shape of each argument (None for a non-tensor), for sizes that
+    come from the arguments."""
+    bounds = SizeBounds(_mesh_shapes(module), argument_bounds)
     report = SpmdReport()
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         name = op.name
         if name in _RING_FACTOR:
             report.collectives[name] += 1
-            mesh = ir.FlatSymbolRefAttr(op.attributes["mesh"]).value
-            axes = list(ir.DenseI16ArrayAttr(op.attributes["mesh_axes"])) if "mesh_axes" in op.attributes else []
-            shape = shapes.get(mesh, [])
-            group = math.prod(shape[a] for a in axes if a < len(shape)) if axes else 1
-            if group > 0 and op.operands and isinstance(op.operands[0].type, ir.RankedTensorType):
-                report.bytes_sent_per_device[name] += _RING_FACTOR[name](group) * _bytes(op.operands[0].type)
+            group = bounds.group_size(op)
+            if not op.operands or not isinstance(op.operands[0].type, ir.RankedTensorType):
+                return ir.WalkResult.ADVANCE
+            shape = bounds.operand_shape(op)
+            if group is None or shape is None:
+                report.unsized_collectives[name] += 1
+            else:
+                report.bytes_sent_per_device[name] += _RING_FACTOR[name](group) * _bytes(op.operands[0].type, shape)
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit)
@@ -311,7 +363,9 @@ class Comparison:
         return "\n".join(
             [
                 f"collectives: {dict(self.report.collectives) or 'none'}",
-                f"bytes sent per device: {self.report.total_bytes_sent_per_device:.0f}",
+                f"bytes sent per device: {self.report.total_bytes_sent_per_device:.0f}"
+                + (f" (not counted: {dict(self.report.unsized_collectives)}, sizes unknown)"
+                   if self.report.unsized_collectives else ""),
                 f"max |partitioned - original| = {self.max_abs_error:.3g}",
                 "partitioned == original: " + ("yes" if self.agrees(rtol, atol) else "NO"),
             ]

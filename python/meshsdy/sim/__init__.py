@@ -15,7 +15,7 @@ from . import collectives
 from .interpreter import simulate
 from .mesh import Mesh
 from .reductions import REDUCTION_KINDS, SimulationError
-from .sharding import Sharding, shard, shard_boxes, shard_shape, split_bounds, unshard
+from .sharding import Sharding, largest_shard_shape, shard, shard_boxes, shard_shape, split_bounds, unshard
 
 __all__ = [
     "REDUCTION_KINDS",
@@ -23,6 +23,7 @@ __all__ = [
     "Sharding",
     "SimulationError",
     "collectives",
+    "largest_shard_shape",
     "shard",
     "shard_boxes",
     "shard_shape",

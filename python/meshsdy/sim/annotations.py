@@ -59,7 +59,11 @@ def _func(module: ir.Module, name: str) -> ir.OpView:
 def argument_shardings(module: ir.Module, func_name: str) -> list[Sharding]:
     """For each argument, the sharding of the first `mesh.shard` (without
     `annotate_for_users`) applied to it (replicated if none)."""
-    fn = _func(module, func_name)
+    return function_argument_shardings(_func(module, func_name))
+
+
+def function_argument_shardings(fn: ir.OpView | ir.Operation) -> list[Sharding]:
+    """`argument_shardings` of one `func.func` op."""
     result = []
     for arg in fn.regions[0].blocks[0].arguments:
         found = Sharding()

@@ -243,8 +243,13 @@ class Structured:
         for (f, _, x), m, o, dt in zip(self.combiners, self.maps[self.n_in :], outs, self.out_dtypes):  # type: ignore[arg-type]
             xs = np.broadcast_to(np.asarray(frame[x]), full)
             kw = {"dtype": xs.dtype} if f in (np.add, np.multiply) else {}
-            red = f.reduce(xs, axis=self.red_axes, keepdims=True, **kw)
-            acc = f(m.gather(o, idx_keep, self.n), red)
+            init = m.gather(o, idx_keep, self.n)
+            if any(full[i] == 0 for i in self.red_axes):
+                # An empty piece (more devices than rows) reduces to its init:
+                # numpy's max/min have no identity to start from.
+                acc = np.broadcast_to(init, keep)
+            else:
+                acc = f(init, f.reduce(xs, axis=self.red_axes, keepdims=True, **kw))
             results.append(m.scatter(o, np.asarray(acc).astype(dt, copy=False), idx_keep, self.n, keep))
         return results
 

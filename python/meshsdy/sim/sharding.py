@@ -162,6 +162,20 @@ def shard_shape(
     return tuple(e - s + lo + hi for (s, e), (lo, hi) in zip(box, halos))
 
 
+def largest_shard_shape(shape: Sequence[int], sharding: Sharding, mesh: Mesh | Sequence[int]) -> tuple[int, ...]:
+    """The largest local size of each dim of a global `shape` over all
+    devices, halos included (what the busiest device holds), without
+    enumerating the devices."""
+    mesh = as_mesh(mesh)
+    _check_sharding(shape, sharding, mesh)
+    bounds = _boundaries(shape, sharding, mesh)
+    halos = sharding.halos(len(shape))
+    return tuple(
+        (size if b is None else max(c - a for a, c in zip(b, b[1:]))) + lo + hi
+        for size, b, (lo, hi) in zip(shape, bounds, halos)
+    )
+
+
 def shard(array: np.ndarray, sharding: Sharding, mesh: Mesh | Sequence[int]) -> list[np.ndarray]:
     """Per-device shards of a global `array` (one per device, linear order).
 
