@@ -357,3 +357,24 @@ def test_linalg_on_buffers_is_refused() -> None:
     """
     with pytest.raises(SimulationError, match="linalg on buffers"):
         simulate(src, "f", [np.zeros(4)])
+
+
+def test_inputs_that_would_change_in_conversion_are_rejected() -> None:
+    """Issue 13 item 9: simulate used to round a float64 input to f32 (and
+    wrap ints) without a word; now it converts only exact values."""
+    f32 = """
+    func.func @f(%x: tensor<3xf32>) -> tensor<3xf32> {
+      return %x : tensor<3xf32>
+    }
+    """
+    i8 = f32.replace("f32", "i8")
+    (y,) = simulate(f32, "f", [np.array([1.0, 0.5, -2.0])])  # exact in f32
+    assert y.dtype == np.float32 and y.tolist() == [1.0, 0.5, -2.0]
+    with pytest.raises(TypeError, match=r"input 0: float64 values for an argument of type tensor<3xf32>"):
+        simulate(f32, "f", [np.array([0.1, 0.2, 0.3])])
+    (y,) = simulate(i8, "f", [np.arange(3)])
+    assert y.dtype == np.int8
+    with pytest.raises(TypeError, match=r"input 0: int64 values .* tensor<3xi8>"):
+        simulate(i8, "f", [np.array([1, 2, 300])])
+    with pytest.raises(TypeError, match=r"input 0: float64 values .* tensor<3xi8>"):
+        simulate(i8, "f", [np.array([1.0, 2.5, 3.0])])

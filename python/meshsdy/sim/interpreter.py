@@ -170,6 +170,7 @@ def _to_value(x: Any, t: ir.Type, what: str) -> Any:
     dtype = dtype_of(t)
     shape = static_shape(t)
     arr = np.asarray(x)
+    _check_dtype(arr, dtype, t, what)
     if shape is None:
         if arr.shape != ():
             raise SimulationError(f"{what}: expected a scalar of type {t}, got shape {arr.shape}")
@@ -177,6 +178,24 @@ def _to_value(x: Any, t: ir.Type, what: str) -> Any:
     if arr.ndim != len(shape) or any(s >= 0 and s != a for s, a in zip(shape, arr.shape)):
         raise SimulationError(f"{what}: expected {t}, got an array of shape {list(arr.shape)}")
     return arr.astype(dtype, copy=False)
+
+
+def _check_dtype(arr: np.ndarray, dtype: np.dtype, t: ir.Type, what: str) -> None:
+    """An input is converted to the argument's element type only if every
+    value survives exactly (`np.arange(4)` for an i8 argument is fine); a
+    float64 array of random values for an f32 argument, 300 for an i8 one,
+    or 0.5 for an integer one would be changed silently, so they are errors."""
+    if arr.dtype == dtype or (arr.dtype.kind in "biuf" and np.can_cast(arr.dtype, dtype, casting="safe")):
+        return
+    if arr.dtype.kind in "biuf":
+        with np.errstate(all="ignore"):
+            back = arr.astype(dtype).astype(arr.dtype)
+        if np.array_equal(back, arr, equal_nan=arr.dtype.kind == "f"):
+            return
+    raise TypeError(
+        f"{what}: {arr.dtype} values for an argument of type {t} do not all convert exactly to {dtype}; "
+        f"pass {dtype} values (e.g. np.asarray(x, np.{dtype}))"
+    )
 
 
 def simulate(
