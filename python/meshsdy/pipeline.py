@@ -356,8 +356,11 @@ class Comparison:
     report: SpmdReport
     #: Largest absolute difference over all outputs.
     max_abs_error: float = 0.0
+    #: Default rtol (= atol) per output, from its element type and the
+    #: program's reduction sizes (meshsdy.sim.tolerance).
+    tolerances: list[float] = field(default_factory=list)
 
-    def summary(self, rtol: float = 1e-5, atol: float = 1e-5) -> str:
+    def summary(self, rtol: float | None = None, atol: float | None = None) -> str:
         """What partitioning inserted and whether the results agree, as the
         example scripts print it."""
         return "\n".join(
@@ -367,17 +370,25 @@ class Comparison:
                 + (f" (not counted: {dict(self.report.unsized_collectives)}, sizes unknown)"
                    if self.report.unsized_collectives else ""),
                 f"max |partitioned - original| = {self.max_abs_error:.3g}",
-                "partitioned == original: " + ("yes" if self.agrees(rtol, atol) else "NO"),
+                "partitioned == original: " + ("yes" if self.agrees(rtol, atol) else "NO")
+                + f" (rtol {self._tol(rtol, 0):.3g}, atol {self._tol(atol, 0):.3g})",
             ]
         )
 
-    def agrees(self, rtol: float = 1e-5, atol: float = 1e-5) -> bool:
-        """True if every output matches within the tolerances."""
+    def _tol(self, given: float | None, k: int) -> float:
+        if given is not None:
+            return given
+        return self.tolerances[k] if k < len(self.tolerances) else max(self.tolerances, default=1e-5)
+
+    def agrees(self, rtol: float | None = None, atol: float | None = None) -> bool:
+        """True if every output matches within the tolerances (by default,
+        each output's from `tolerances`)."""
         import numpy as np
 
         return all(
-            np.asarray(a).shape == np.asarray(e).shape and np.allclose(a, e, rtol=rtol, atol=atol)
-            for a, e in zip(self.actual, self.expected, strict=True)
+            np.asarray(a).shape == np.asarray(e).shape
+            and np.allclose(a, e, rtol=self._tol(rtol, k), atol=self._tol(atol, k))
+            for k, (a, e) in enumerate(zip(self.actual, self.expected, strict=True))
         )
 
 
@@ -402,6 +413,7 @@ def partition_and_compare(
 
     from . import sim
     from .sim.annotations import argument_shardings, result_shardings
+    from .sim.tolerance import default_tolerance
 
     ctx = context or ir.Context()
     with ctx:
@@ -410,6 +422,7 @@ def partition_and_compare(
             rng = np.random.default_rng(seed)
             inputs = [_random_input(arg.type, rng) for arg in _func_args(global_module, func_name)]
         expected = sim.simulate(global_module, func_name, list(inputs))
+        tolerances = [default_tolerance(global_module, func_name, np.asarray(e).dtype) for e in expected]
 
         # The shardings of the arguments and results are those propagation
         # annotated: read them from the module as it is after propagation.
@@ -442,6 +455,7 @@ def partition_and_compare(
         partitioned=str(partitioned),
         report=report,
         max_abs_error=max(errors, default=0.0),
+        tolerances=tolerances,
     )
 
 

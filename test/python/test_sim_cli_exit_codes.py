@@ -19,6 +19,11 @@ MLP = str(Path(__file__).resolve().parents[2] / "examples" / "mlp.mlir")
     ("meshsdy.sim", [MLP, "--no-such-option"]),
     ("meshsdy.run", [MLP, "--func", "mlp", "--ranks", "4", "--seed", "-5"]),
     ("meshsdy.run", [MLP, "--ranks", "4"]),
+    ("meshsdy.run", [MLP, "--func", "mlp", "--ranks", "4", "--timeout", "-1"]),
+    # Not MLIR: the parse error is one line, not a traceback.
+    ("meshsdy.run", [str(Path(__file__)), "--func", "f", "--ranks", "2"]),
+    ("meshsdy.sim", [str(Path(__file__))]),
+    ("meshsdy.viz", [str(Path(__file__)), "--all"]),
 ])
 def test_usage_error_exits_2_with_one_line(module: str, args: list[str]) -> None:
     proc = subprocess.run([sys.executable, "-m", module, *args], capture_output=True, text=True, timeout=120)

@@ -294,6 +294,8 @@ def test_cli_compare_reads_shardings_from_the_global_program(tmp_path: Path) -> 
     r = subprocess.run([sys.executable, "-m", "meshsdy.sim", str(p), "--func", "f", "--compare-to", str(g)], capture_output=True, text=True, timeout=120)
     assert r.returncode == 0, r.stdout + r.stderr
     assert r.stdout.strip().splitlines()[-1] == "agree"
+    # The default tolerance scales with the 4-long contraction, and is said.
+    assert "rtol 1e-05 atol 1e-05" in r.stdout, r.stdout
     wrong = tmp_path / "wrong.mlir"
     wrong.write_text(SPMD_MATMUL.replace("mesh_axes = [1] reduction = <sum>", "mesh_axes = [1] reduction = <max>"))
     r = subprocess.run([sys.executable, "-m", "meshsdy.sim", str(wrong), "--func", "f", "--compare-to", str(g)], capture_output=True, text=True, timeout=120)

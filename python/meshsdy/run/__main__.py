@@ -17,7 +17,8 @@ from mlir import ir
 
 from . import RunError, run
 from .. import sim
-from ..sim.cli import OneLineParser, non_negative_int
+from ..sim.cli import OneLineParser, error_line, non_negative_int
+from ..sim.tolerance import default_tolerance
 
 
 def _inputs(source: str, func: str, kind: str, seed: int) -> list[np.ndarray]:
@@ -55,7 +56,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--inputs", choices=("random", "zeros", "ones"), default="random")
     parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument("--check", action="store_true")
-    parser.add_argument("--timeout", type=float, default=300.0)
+    parser.add_argument("--timeout", type=_positive_float, default=300.0, help="seconds (default 300)")
     args = parser.parse_args(argv)
     try:
         if args.ranks < 1:
@@ -70,12 +71,23 @@ def main(argv: list[str] | None = None) -> int:
         expected = sim.simulate(source, args.func, inputs)
         worst = max((float(np.max(np.abs(np.asarray(a, np.float64) - np.asarray(e, np.float64))))
                      for a, e in zip(outputs, expected) if np.size(e)), default=0.0)
-        ok = all(np.allclose(a, e, rtol=1e-4, atol=1e-5) for a, e in zip(outputs, expected))
-        print(f"agree (max abs difference {worst:.3g})" if ok else f"disagree: max abs difference {worst:.3g}")
+        with ir.Context():
+            tolerances = [default_tolerance(ir.Module.parse(source), args.func, np.asarray(e).dtype) for e in expected]
+        ok = all(np.allclose(a, e, rtol=t, atol=t) for a, e, t in zip(outputs, expected, tolerances))
+        tol = f"rtol = atol = {max(tolerances, default=0.0):.3g}"
+        print(f"agree (max abs difference {worst:.3g}, {tol})" if ok
+              else f"disagree: max abs difference {worst:.3g} ({tol})")
         return 0 if ok else 1
-    except (RunError, OSError, ValueError, sim.SimulationError) as e:
-        print(f"error: {str(e).splitlines()[0] if str(e) else type(e).__name__}", file=sys.stderr)
+    except (RunError, OSError, ValueError, TypeError, sim.SimulationError, ir.MLIRError) as e:
+        print(f"error: {error_line(e)}", file=sys.stderr)
         return 2
+
+
+def _positive_float(text: str) -> float:
+    value = float(text)
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text}")
+    return value
 
 
 if __name__ == "__main__":

@@ -25,6 +25,7 @@ from .interpreter import simulate
 from .irutil import dtype_of, static_shape
 from .mesh import Mesh
 from .program import Compiler
+from .tolerance import tolerance_for
 from .reductions import SimulationError
 from .sharding import shard, unshard
 
@@ -157,14 +158,18 @@ def _compare(args: argparse.Namespace, ctx: ir.Context, module: ir.Module, func:
             ok = False
             continue
         want = np.asarray(want)
+        tol = tolerance_for(want.dtype, gcompiler.reduction_lengths)
+        rtol = tol if args.rtol is None else args.rtol
+        atol = tol if args.atol is None else args.atol
         if value.shape != want.shape:
             print(f"output {k}: disagree (shape {list(value.shape)} != {list(want.shape)})")
             ok = False
             continue
         diff = float(np.max(np.abs(value.astype(np.float64) - want.astype(np.float64)))) if value.size else 0.0
-        same = np.allclose(value, want, rtol=args.rtol, atol=args.atol, equal_nan=False)
+        same = np.allclose(value, want, rtol=rtol, atol=atol, equal_nan=False)
         ok &= bool(same)
-        print(f"output {k}: {'agree' if same else 'disagree'} ({_describe(value)}, max abs diff {diff:.3g})")
+        print(f"output {k}: {'agree' if same else 'disagree'} ({_describe(value)}, max abs diff {diff:.3g}, "
+              f"rtol {rtol:.3g} atol {atol:.3g})")
     print("agree" if ok else "disagree")
     return 0 if ok else 1
 
@@ -204,16 +209,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     mode.add_argument("--global", dest="spmd", action="store_const", const=False, help="run once")
     p.add_argument("--compare-to", metavar="GLOBAL_FILE", help="original program to compare against")
     p.add_argument("--global-func", help="function of GLOBAL_FILE (default: --func)")
-    p.add_argument("--rtol", type=non_negative_float, default=1e-5)
-    p.add_argument("--atol", type=non_negative_float, default=1e-5)
+    p.add_argument("--rtol", type=non_negative_float, default=None,
+                   help="relative tolerance (default: from the element type and reduction sizes, see docs/sim.md)")
+    p.add_argument("--atol", type=non_negative_float, default=None, help="absolute tolerance (default: as --rtol)")
     args = p.parse_args(argv)
     try:
         return _run(args)
-    except (SimulationError, OSError) as e:
-        print(f"error: {e}", file=sys.stderr)
+    except (SimulationError, OSError, TypeError, ir.MLIRError) as e:
+        print(f"error: {error_line(e)}", file=sys.stderr)
         return 2
-    except Exception as e:  # MLIR parse errors
-        if type(e).__name__ == "MLIRError":
-            print(f"error: {e}", file=sys.stderr)
-            return 2
-        raise
+
+
+def error_line(e: BaseException) -> str:
+    """One line for an error message: an MLIR error's message with its first
+    diagnostic, or the exception's first line."""
+    if isinstance(e, ir.MLIRError):
+        diagnostics = getattr(e, "error_diagnostics", [])
+        if diagnostics:
+            return f"{e.message.rstrip(':')}: {diagnostics[0].location}: {diagnostics[0].message}"
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__

@@ -14,6 +14,7 @@ vectorized), which is exact for any body. `matmul`-like named ops use
 from __future__ import annotations
 
 import itertools
+import math
 import operator
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -299,7 +300,23 @@ def _structured(op: ir.OpView, cc: Compiler, maps: list[ir.AffineMap], reduction
     n_in, n_out = _segments(op)
     body = cc.body(op.regions[0].blocks[0])
     engine = Structured(maps, reduction, n_in, n_out, body, _out_dtypes(op), takes_outputs)
+    cc.reduction_lengths.append(_static_reduction_length(op, maps, reduction))
     return Kernel(LOCAL, engine, list(body.captures))
+
+
+def _static_reduction_length(op: ir.OpView, maps: list[ir.AffineMap], reduction: list[bool]) -> int:
+    """Elements combined into each result element (the product of the
+    reduction loops' extents) where the operand types say it, else 0; the
+    comparison tolerance grows with it (summation order)."""
+    extents: dict[int, int] = {}
+    for amap, operand in zip(maps, op.operation.operands):
+        if not isinstance(operand.type, ir.RankedTensorType):
+            continue
+        for j, expr in enumerate(amap.results):
+            if isinstance(expr, ir.AffineDimExpr) and not operand.type.is_dynamic_dim(j):
+                extents.setdefault(expr.position, operand.type.shape[j])
+    reduced = [extents.get(i) for i, r in enumerate(reduction) if r]
+    return 0 if None in reduced else math.prod(reduced)  # type: ignore[arg-type]
 
 
 @register("linalg.generic")

@@ -143,6 +143,9 @@ class Compiler:
         self.mesh_names_used: set[str] = set()
         self.op_names: set[str] = set()
         self.compiled: dict[str, Function] = {}
+        #: For each linalg op compiled, the elements combined into one result
+        #: element (0: not static); see meshsdy.sim.tolerance.
+        self.reduction_lengths: list[int] = []
         for op in module.body.operations:
             name = op.operation.name
             if name == "func.func":

@@ -1,0 +1,46 @@
+"""The default tolerance for comparing a partitioned program's outputs with
+the original's.
+
+Partitioning changes the order in which a reduction adds its elements (each
+device sums its piece, then an all_reduce adds the pieces), so float results
+differ by rounding that grows with the number of elements reduced. A fixed
+1e-5 calls a correct f32 transformer block wrong; a loose fixed value hides
+real errors in small programs. The default is therefore
+
+    rtol = atol = max(floor(dtype), 4 * eps(dtype) * L)
+
+where L is the sum over the program's linalg ops of the elements combined
+into each result element (K for a matmul with contraction size K), and the
+floor is 1e-5 for f32, 1e-12 for f64, 1e-2 for 16-bit floats. Integer
+results are compared exactly.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from mlir import ir
+
+from .program import Compiler
+
+_FLOOR = {2: 1e-2, 4: 1e-5, 8: 1e-12}
+
+
+def tolerance_for(dtype: np.dtype, reduction_lengths: Sequence[int]) -> float:
+    """The default rtol (= atol) for results of `dtype` of a program whose
+    linalg ops combine `reduction_lengths` elements each."""
+    dtype = np.dtype(dtype)
+    if dtype.kind != "f":
+        return 0.0
+    eps = float(np.finfo(dtype).eps)
+    return max(_FLOOR.get(dtype.itemsize, 1e-5), 4 * eps * sum(reduction_lengths))
+
+
+def default_tolerance(module: ir.Module, func_name: str, dtype: np.dtype) -> float:
+    """`tolerance_for` the linalg ops of `func_name` (and what it calls) in
+    `module`."""
+    with module.context:
+        compiler = Compiler(module)
+        compiler.function(func_name)
+    return tolerance_for(dtype, compiler.reduction_lengths)
