@@ -90,6 +90,11 @@ class SpmdReport:
     #: a dynamic dimension of their operand could not be bounded, by op name.
     #: A dynamic (uneven) size is otherwise priced at its largest piece.
     unsized_collectives: Counter[str] = field(default_factory=Counter)
+    #: Ops that ran replicated for lack of a sharding model, by op name.
+    replicated_ops: Counter[str] = field(default_factory=Counter)
+    #: The remarks the passes emitted (`location: message`), e.g. which op
+    #: ran replicated and where.
+    remarks: list[str] = field(default_factory=list)
     #: The pipeline that ran, with the extra passes as `<python>`.
     pipeline: str = ""
 
@@ -135,8 +140,24 @@ def spmdize(
 
     record_argument_bounds.internal = True  # type: ignore[attr-defined]
     order.insert(3, ("record-argument-bounds", [record_argument_bounds]))
-    pipeline = _run(module, order, extra)
+    remarks: list[tuple[str, str]] = []
+
+    def on_diagnostic(diagnostic: ir.Diagnostic) -> bool:
+        if diagnostic.severity != ir.DiagnosticSeverity.REMARK:
+            return False  # errors and warnings reach MLIRError as usual
+        remarks.append((str(diagnostic.location), diagnostic.message))
+        return True
+
+    handler = module.context.attach_diagnostic_handler(on_diagnostic)
+    try:
+        pipeline = _run(module, order, extra)
+    finally:
+        handler.detach()
     report = collective_report(module, argument_bounds)
+    for location, message in remarks:
+        report.remarks.append(f"{location}: {message}")
+        if message.endswith("has no sharding model: it runs replicated"):
+            report.replicated_ops[message.split("'")[1]] += 1
     report.pipeline = pipeline
     return report
 

@@ -99,3 +99,24 @@ def test_pipeline_string_matches_stages() -> None:
     text = pipeline.pipeline_string("backward", "mesh")
     assert text.startswith("builtin.module(mesh-module-sharding-propagation{traversal=backward}")
     assert "func.func(mesh-lower-all-slice)" in text
+
+
+def test_ops_without_a_model_are_named_in_the_report() -> None:
+    """Issue 13 item 11: an op run replicated for lack of a sharding model is
+    counted by op name, with the location, not as an anonymous statistic."""
+    source = """
+    mesh.mesh @mesh(shape = 2)
+    func.func @f(%x: tensor<4x8xf32>) -> tensor<4x8xf32> {
+      %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+      %xs = mesh.shard %x to %s : tensor<4x8xf32>
+      %e = tensor.empty() : tensor<4x8xf32>
+      %y = linalg.softmax dimension(1) ins(%xs : tensor<4x8xf32>) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+      return %y : tensor<4x8xf32>
+    }
+    """
+    with ir.Context():
+        module = ir.Module.parse(source)
+        report = pipeline.spmdize(module)
+    assert report.replicated_ops == {"linalg.softmax": 1}
+    assert report.remarks == ["loc(\"-\":7:12): 'linalg.softmax' has no sharding model: it runs replicated"]
+    assert report.collectives == {"mesh.all_gather": 1}

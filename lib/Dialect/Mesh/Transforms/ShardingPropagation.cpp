@@ -678,7 +678,13 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
           any |= annotations.requireOperand(
               operand, MeshSharding(current.getMeshAttr(), {}));
       }
-      replicatedOps += any;
+      if (any) {
+        // Visible, so the user can add a model or an annotation: running an
+        // op whole on every device is correct but can be costly.
+        op->emitRemark() << "'" << op->getName()
+                         << "' has no sharding model: it runs replicated";
+        ++replicatedOps;
+      }
       continue;
     }
     FlatSymbolRefAttr mesh = decision.mesh;

@@ -60,7 +60,8 @@ def MeshShardingPropagation
       argument, yielded value and result (an if's result and its yields)
       carry one sharding;
     - ops without a `ShardingInterface` model are replicated: their operands
-      get replicated operand annotations (statistic `replicated-ops`), and
+      get replicated operand annotations (statistic `replicated-ops`, and a
+      remark naming the op at its location), and
       their results stay unannotated, which `mesh-spmdization` reads as
       replicated.
 
