@@ -159,6 +159,9 @@ class SizeBounds:
                 if isinstance(attr, ir.DenseIntElementsAttr):
                     values = list(attr)
                     return max(values) if values else None
+        if op.name == "arith.select":  # per-device piece sizes: either branch
+            bounds = [self.index_bound(v) for v in op.operands[1:]]
+            return None if None in bounds else max(bounds)  # type: ignore[type-var]
         if op.name == "arith.maxsi" or op.name == "arith.maxui":
             bounds = [self.index_bound(v) for v in op.operands]
             return None if None in bounds else max(bounds)  # type: ignore[type-var]

@@ -87,3 +87,23 @@ def test_ffn_result_is_reduced_before_it_is_returned() -> None:
     (got,) = mpirun.run(source, "ffn", inputs, ranks=8, timeout=180)
     (want,) = sim.simulate(source, "ffn", inputs)
     np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-5)
+
+
+def test_uneven_rows_gathered_on_4_ranks() -> None:
+    """7 rows over 4 ranks (pieces 2, 2, 2, 1), gathered by padding and
+    cutting the pieces out of the all_gather with one strided cut."""
+    source = """
+    mesh.mesh @mesh(shape = 4)
+    func.func @f(%a: tensor<7x3xf32>) -> tensor<7x3xf32> {
+      %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+      %as = mesh.shard %a to %s : tensor<7x3xf32>
+      %e = tensor.empty() : tensor<7x3xf32>
+      %y = linalg.exp ins(%as : tensor<7x3xf32>) outs(%e : tensor<7x3xf32>) -> tensor<7x3xf32>
+      %r = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+      %yr = mesh.shard %y to %r : tensor<7x3xf32>
+      return %yr : tensor<7x3xf32>
+    }
+    """
+    inputs = inputs_for([(7, 3)], np.float32, seed=4)
+    (got,) = mpirun.run(source, "f", inputs, ranks=4, timeout=120)
+    np.testing.assert_allclose(got, np.exp(inputs[0]), rtol=1e-6)

@@ -136,9 +136,8 @@ mlir::mesh::getLocalType(Location loc, RankedTensorType global, MeshOp mesh,
   for (auto [dim, size] : llvm::enumerate(shape)) {
     if (!ShapedType::isDynamic(size))
       continue;
-    SmallVector<int64_t> offsets, sizes;
     if (allowUneven && !global.isDynamicDim(dim) &&
-        succeeded(getPieces(global, mesh, sharding, dim, offsets, sizes)))
+        succeeded(getDimPieces(global, mesh, sharding, dim)))
       continue;
     return emitError(loc) << "unsupported: dimension "
                           << dim << " of " << global

@@ -137,16 +137,68 @@ MeshSharding withoutDims(const MeshSharding &sharding,
                       sharding.getPartialAxes(), sharding.getPartialType());
 }
 
+/// Cuts `count` pieces of `size` elements, placed at a stride of `stride`
+/// along `dim`, out of `gathered` and joins them: a reshape to
+/// (count, stride) and one slice, whatever the number of pieces.
+Value takeStridedPieces(OpBuilder &builder, Location loc, Value gathered,
+                        int64_t dim, int64_t start, int64_t count,
+                        int64_t stride, int64_t size) {
+  auto type = cast<RankedTensorType>(gathered.getType());
+  int64_t rank = type.getRank();
+  auto sliceAlong = [&](Value source, int64_t d, int64_t offset,
+                        int64_t extent) -> Value {
+    auto sourceType = cast<RankedTensorType>(source.getType());
+    SmallVector<OpFoldResult> offsets(sourceType.getRank(),
+                                      builder.getIndexAttr(0));
+    SmallVector<OpFoldResult> extents =
+        tensor::getMixedSizes(builder, loc, source);
+    SmallVector<OpFoldResult> strides(sourceType.getRank(),
+                                      builder.getIndexAttr(1));
+    offsets[d] = builder.getIndexAttr(offset);
+    extents[d] = builder.getIndexAttr(extent);
+    SmallVector<int64_t> shape(sourceType.getShape());
+    shape[d] = extent;
+    return tensor::ExtractSliceOp::create(builder, loc,
+                                          sourceType.clone(shape), source,
+                                          offsets, extents, strides);
+  };
+  if (count == 1)
+    return sliceAlong(gathered, dim, start, size);
+  Value block = sliceAlong(gathered, dim, start, count * stride);
+  if (size == stride)
+    return block;
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < rank; ++d) {
+    if (d == dim)
+      groups.push_back({d, d + 1});
+    else
+      groups.push_back({d < dim ? d : d + 1});
+  }
+  SmallVector<int64_t> split(type.getShape());
+  split[dim] = stride;
+  split.insert(split.begin() + dim, count);
+  Value grid = tensor::ExpandShapeOp::create(builder, loc, type.clone(split),
+                                             block, groups);
+  Value cut = sliceAlong(grid, dim + 1, 0, size);
+  SmallVector<int64_t> joined(type.getShape());
+  joined[dim] = count * size;
+  return tensor::CollapseShapeOp::create(builder, loc, type.clone(joined), cut,
+                                         groups);
+}
+
 /// Makes dimension `dim` of `local` whole, from pieces of different sizes:
 /// each device pads its piece to the largest, an `all_gather` collects the
-/// padded pieces, and the pieces are cut out and concatenated.
+/// padded pieces, and the pieces are cut out and joined. For the default
+/// split (the first pieces one longer) that is two strided cuts, so the IR
+/// does not grow with the group; explicit offsets cut piece by piece, as
+/// many as the sharding lists.
 FailureOr<Value> gatherUnevenDim(OpBuilder &builder, Location loc,
                                  MeshOp mesh, Value local, int64_t dim,
                                  ArrayRef<MeshAxis> axes,
-                                 ArrayRef<int64_t> sizes) {
+                                 const DimPieces &pieces) {
   auto type = cast<RankedTensorType>(local.getType());
-  int64_t largest = *llvm::max_element(sizes);
-  int64_t count = static_cast<int64_t>(sizes.size());
+  int64_t largest = pieces.largest();
+  int64_t count = pieces.count;
   SmallVector<OpFoldResult> low(type.getRank(), builder.getIndexAttr(0));
   SmallVector<OpFoldResult> high(type.getRank(), builder.getIndexAttr(0));
   Value size = tensor::DimOp::create(builder, loc, local, dim);
@@ -166,23 +218,26 @@ FailureOr<Value> gatherUnevenDim(OpBuilder &builder, Location loc,
       builder, loc, type.clone(shape),
       FlatSymbolRefAttr::get(builder.getContext(), mesh.getSymName()),
       builder.getDenseI16ArrayAttr(axes), padded, builder.getIndexAttr(dim));
-  SmallVector<Value> pieces;
-  SmallVector<OpFoldResult> wholeSizes =
-      tensor::getMixedSizes(builder, loc, gathered);
-  for (auto [k, pieceSize] : llvm::enumerate(sizes)) {
-    SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
-    SmallVector<OpFoldResult> extents(wholeSizes),
-        strides(type.getRank(), builder.getIndexAttr(1));
-    offsets[dim] = builder.getIndexAttr(static_cast<int64_t>(k) * largest);
-    extents[dim] = builder.getIndexAttr(pieceSize);
-    shape[dim] = pieceSize;
-    pieces.push_back(tensor::ExtractSliceOp::create(builder, loc,
-                                                    type.clone(shape), gathered,
-                                                    offsets, extents, strides));
+  SmallVector<Value> parts;
+  if (!pieces.isExplicit()) {
+    int64_t longer = pieces.remainder;
+    if (longer > 0 && pieces.first > 0)
+      parts.push_back(takeStridedPieces(builder, loc, gathered, dim, 0, longer,
+                                        largest, pieces.first));
+    if (count > longer && pieces.rest > 0)
+      parts.push_back(takeStridedPieces(builder, loc, gathered, dim,
+                                        longer * largest, count - longer,
+                                        largest, pieces.rest));
+  } else {
+    for (int64_t k = 0; k < count; ++k)
+      if (pieces.size(k) > 0)
+        parts.push_back(takeStridedPieces(builder, loc, gathered, dim,
+                                          k * largest, 1, largest,
+                                          pieces.size(k)));
   }
-  if (pieces.size() == 1)
-    return pieces.front();
-  return tensor::ConcatOp::create(builder, loc, dim, pieces).getResult();
+  if (parts.size() == 1)
+    return parts.front();
+  return tensor::ConcatOp::create(builder, loc, dim, parts).getResult();
 }
 
 /// Resharding where `from` or `to` has pieces of different sizes: the
@@ -196,12 +251,12 @@ FailureOr<Value> reshardUneven(OpBuilder &builder, Location loc, MeshOp mesh,
                                ArrayRef<int64_t> unevenTo) {
   MeshSharding current = from;
   for (int64_t dim : unevenFrom) {
-    SmallVector<int64_t> offsets, sizes;
-    if (failed(getPieces(global, mesh, from, dim, offsets, sizes)))
+    FailureOr<DimPieces> pieces = getDimPieces(global, mesh, from, dim);
+    if (failed(pieces))
       return emitError(loc) << "unsupported by mesh-spmdization: dimension "
                             << dim << " has no static pieces";
     FailureOr<Value> whole = gatherUnevenDim(builder, loc, mesh, local, dim,
-                                             from.getSplitAxes()[dim], sizes);
+                                             from.getSplitAxes()[dim], *pieces);
     if (failed(whole))
       return failure();
     local = *whole;
@@ -249,18 +304,32 @@ Value rebuildWithoutValues(OpBuilder &builder, Location loc, MeshOp mesh,
   auto fill = dyn_cast_or_null<linalg::FillOp>(def);
   bool partial = (from && !from.getPartialAxes().empty()) ||
                  (to && !to.getPartialAxes().empty());
-  if (!(empty && empty.getDynamicSizes().empty()) &&
+  // A tensor with a zero-size dimension has no elements on any device.
+  bool noElements = llvm::is_contained(global.getShape(), 0);
+  if (!noElements && !(empty && empty.getDynamicSizes().empty()) &&
       !(fill && fill->getNumResults() == 1 && !partial && !hasHalos(to)))
     return {};
   SmallVector<int64_t> shape =
       to ? getShardShape(global.getShape(), mesh.getShape(), to)
          : SmallVector<int64_t>(global.getShape());
-  if (ShapedType::isDynamicShape(shape))
-    return {};
-  Value piece = tensor::EmptyOp::create(builder, loc, shape,
-                                        global.getElementType(),
-                                        global.getEncoding());
-  if (!fill)
+  // Pieces of different sizes: each device sizes its own at run time.
+  SmallVector<Value> sizes;
+  for (auto [dim, size] : llvm::enumerate(shape)) {
+    if (!ShapedType::isDynamic(size))
+      continue;
+    if (!noElements || !to)
+      return {};
+    FailureOr<std::pair<Value, Value>> piece =
+        buildLocalPiece(builder, loc, mesh, global, to, dim);
+    if (failed(piece))
+      return {};
+    sizes.push_back(piece->second);
+  }
+  Value piece = tensor::EmptyOp::create(
+      builder, loc, RankedTensorType::get(shape, global.getElementType(),
+                                          global.getEncoding()),
+      sizes);
+  if (!fill || noElements)
     return piece;
   // The scalar dominates the old fill, which dominates this use.
   return linalg::FillOp::create(builder, loc, fill.getInputs(), piece)

@@ -2,31 +2,38 @@
 // RUN:   --pass-pipeline='builtin.module(mesh-module-sharding-propagation,func.func(mesh-spmdization),canonicalize,cse)' | FileCheck %s
 
 // Shards of different sizes (sizes that do not divide, sharded_dims_offsets):
-// per-device types are dynamic there, each device sizes its tensors from a
-// table of the pieces at its in-group index, and such a dimension is
-// gathered by padding the pieces to the largest. test_spmd_numerics.py
-// simulates each case.
+// per-device types are dynamic there, and each device sizes its tensors at
+// run time from its in-group index k. The default split (the first
+// `size % n` pieces one longer) is index arithmetic, so the IR does not grow
+// with the mesh (mesh-spmdization-large-mesh.mlir); explicit offsets are a
+// table, as long as the sharding's own. Such a dimension is gathered by
+// padding the pieces to the largest and cutting them out of the gathered
+// tensor. test_spmd_numerics.py simulates each case.
 
 mesh.mesh @mesh_4(shape = 4)
 
 // 6 rows over 4 devices: pieces of 2, 2, 1, 1 rows.
 // CHECK-LABEL: func.func @uneven_rows
 // CHECK-SAME:    (%[[A:.*]]: tensor<?x4xf32>, %[[B:.*]]: tensor<?x4xf32>) -> tensor<6x4xf32>
-// CHECK-DAG:     %[[SIZES:.*]] = arith.constant dense<[2, 2, 1, 1]> : tensor<4xindex>
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
 // CHECK-DAG:     %[[C2:.*]] = arith.constant 2 : index
 // CHECK:         %[[K:.*]] = mesh.process_multi_index on @mesh_4 axes = [0] : index
-// CHECK-NEXT:    %[[SIZE:.*]] = tensor.extract %[[SIZES]][%[[K]]] : tensor<4xindex>
+// CHECK-NEXT:    %[[LONG:.*]] = arith.cmpi ult, %[[K]], %[[C2]] : index
+// CHECK-NEXT:    %[[SIZE:.*]] = arith.select %[[LONG]], %[[C2]], %[[C1]] : index
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty(%[[SIZE]]) : tensor<?x4xf32>
 // CHECK-NEXT:    %[[Y:.*]] = linalg.add ins(%[[A]], %[[B]] : tensor<?x4xf32>, tensor<?x4xf32>) outs(%[[E]] : tensor<?x4xf32>)
 // CHECK-NEXT:    %[[H:.*]] = arith.subi %[[C2]], %[[SIZE]] : index
 // CHECK-NEXT:    %[[P:.*]] = tensor.pad %[[Y]] low[0, 0] high[%[[H]], 0]
 // CHECK:         } : tensor<?x4xf32> to tensor<2x4xf32>
 // CHECK-NEXT:    %[[G:.*]] = mesh.all_gather %[[P]] on @mesh_4 mesh_axes = [0] gather_axis = 0 : tensor<2x4xf32> -> tensor<8x4xf32>
-// CHECK-NEXT:    %[[P0:.*]] = tensor.extract_slice %[[G]][0, 0] [2, 4] [1, 1]
-// CHECK-NEXT:    %[[P1:.*]] = tensor.extract_slice %[[G]][2, 0] [2, 4] [1, 1]
-// CHECK-NEXT:    %[[P2:.*]] = tensor.extract_slice %[[G]][4, 0] [1, 4] [1, 1]
-// CHECK-NEXT:    %[[P3:.*]] = tensor.extract_slice %[[G]][6, 0] [1, 4] [1, 1]
-// CHECK-NEXT:    %[[W:.*]] = tensor.concat dim(0) %[[P0]], %[[P1]], %[[P2]], %[[P3]] : {{.*}} -> tensor<6x4xf32>
+// The two 2-row pieces are the first 4 rows; the two 1-row pieces start
+// every 2 rows after them: reshape to 2x2 rows and keep the first of each.
+// CHECK-NEXT:    %[[P01:.*]] = tensor.extract_slice %[[G]][0, 0] [4, 4] [1, 1] : tensor<8x4xf32> to tensor<4x4xf32>
+// CHECK-NEXT:    %[[REST:.*]] = tensor.extract_slice %[[G]][4, 0] [4, 4] [1, 1] : tensor<8x4xf32> to tensor<4x4xf32>
+// CHECK-NEXT:    %[[GRID:.*]] = tensor.expand_shape %[[REST]] {{\[}}[0, 1], [2]] output_shape [2, 2, 4] : tensor<4x4xf32> into tensor<2x2x4xf32>
+// CHECK-NEXT:    %[[CUT:.*]] = tensor.extract_slice %[[GRID]][0, 0, 0] [2, 1, 4] [1, 1, 1] : tensor<2x2x4xf32> to tensor<2x1x4xf32>
+// CHECK-NEXT:    %[[P23:.*]] = tensor.collapse_shape %[[CUT]] {{\[}}[0, 1], [2]] : tensor<2x1x4xf32> into tensor<2x4xf32>
+// CHECK-NEXT:    %[[W:.*]] = tensor.concat dim(0) %[[P01]], %[[P23]] : {{.*}} -> tensor<6x4xf32>
 // CHECK:         linalg.exp ins(%[[W]] : tensor<6x4xf32>)
 func.func @uneven_rows(%a: tensor<6x4xf32>, %b: tensor<6x4xf32>) -> tensor<6x4xf32> {
   %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
@@ -48,12 +55,16 @@ mesh.mesh @mesh_4(shape = 4)
 // 1): gather, then each device cuts its piece at its offset.
 // CHECK-LABEL: func.func @offsets_to_default
 // CHECK-SAME:    (%[[A:.*]]: tensor<?x4xf32>, %[[B:.*]]: tensor<?x4xf32>) -> tensor<?x4xf32>
-// CHECK-DAG:     %[[OFFSETS:.*]] = arith.constant dense<[0, 2, 4, 5]> : tensor<4xindex>
-// CHECK-DAG:     %[[SIZES:.*]] = arith.constant dense<[2, 2, 1, 1]> : tensor<4xindex>
+// CHECK:         %[[K:.*]] = mesh.process_multi_index on @mesh_4 axes = [0] : index
 // CHECK:         %[[G:.*]] = mesh.all_gather %{{.*}} on @mesh_4 mesh_axes = [0] gather_axis = 0 : tensor<2x4xf32> -> tensor<8x4xf32>
-// CHECK:         %{{.*}} = tensor.extract_slice %[[G]][0, 0] [1, 4] [1, 1]
-// CHECK:         %[[W:.*]] = tensor.concat dim(0)
-// CHECK-NEXT:    %[[OFF:.*]] = tensor.extract %[[OFFSETS]][%{{.*}}] : tensor<4xindex>
+// CHECK-NEXT:    %[[P0:.*]] = tensor.extract_slice %[[G]][0, 0] [1, 4] [1, 1]
+// CHECK-NEXT:    %[[P1:.*]] = tensor.extract_slice %[[G]][2, 0] [2, 4] [1, 1]
+// CHECK-NEXT:    %[[P2:.*]] = tensor.extract_slice %[[G]][4, 0] [2, 4] [1, 1]
+// CHECK-NEXT:    %[[P3:.*]] = tensor.extract_slice %[[G]][6, 0] [1, 4] [1, 1]
+// CHECK-NEXT:    %[[W:.*]] = tensor.concat dim(0) %[[P0]], %[[P1]], %[[P2]], %[[P3]]
+// offset = k + min(k, 2): 0, 2, 4, 5.
+// CHECK-NEXT:    %[[LONGER:.*]] = arith.minui %[[K]], %{{.*}} : index
+// CHECK-NEXT:    %[[OFF:.*]] = arith.addi %[[K]], %[[LONGER]] : index
 // CHECK-NEXT:    %[[MINE:.*]] = tensor.extract_slice %[[W]][%[[OFF]], 0] [%{{.*}}, 4] [1, 1] : tensor<6x4xf32> to tensor<?x4xf32>
 // CHECK-NEXT:    linalg.mul ins(%[[B]], %[[MINE]] : tensor<?x4xf32>, tensor<?x4xf32>)
 func.func @offsets_to_default(%a: tensor<6x4xf32>, %b: tensor<6x4xf32>) -> tensor<6x4xf32> {
@@ -114,14 +125,20 @@ mesh.mesh @mesh_2x2(shape = 2x2)
 // 7 rows over axes [0, 1] (pieces 2, 2, 2, 1), to 7 rows over axis 1 only
 // (pieces 4, 3).
 // CHECK-LABEL: func.func @uneven_over_two_axes
-// CHECK-DAG:     %[[OFFSETS:.*]] = arith.constant dense<[0, 4]> : tensor<2xindex>
-// CHECK-DAG:     %[[SIZES:.*]] = arith.constant dense<[4, 3]> : tensor<2xindex>
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C3:.*]] = arith.constant 3 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
 // CHECK:         mesh.all_gather %{{.*}} on @mesh_2x2 mesh_axes = [0, 1] gather_axis = 0 : tensor<2x2xf32> -> tensor<8x2xf32>
-// CHECK:         %[[W:.*]] = tensor.concat dim(0)
+// CHECK-NEXT:    tensor.extract_slice %{{.*}}[0, 0] [6, 2] [1, 1] : tensor<8x2xf32> to tensor<6x2xf32>
+// CHECK:         %[[W:.*]] = tensor.concat dim(0) {{.*}} -> tensor<7x2xf32>
 // CHECK-NEXT:    %[[K:.*]] = mesh.process_multi_index on @mesh_2x2 axes = [1] : index
-// CHECK-DAG:     %[[SIZE:.*]] = tensor.extract %[[SIZES]][%[[K]]] : tensor<2xindex>
-// CHECK-DAG:     %[[OFF:.*]] = tensor.extract %[[OFFSETS]][%[[K]]] : tensor<2xindex>
-// CHECK:         tensor.extract_slice %[[W]][%[[OFF]], 0] [%[[SIZE]], 2] [1, 1] : tensor<7x2xf32> to tensor<?x2xf32>
+// size = k < 1 ? 4 : 3, offset = 3 * k + min(k, 1).
+// CHECK-NEXT:    %[[LONG:.*]] = arith.cmpi ult, %[[K]], %[[C1]] : index
+// CHECK-NEXT:    %[[SIZE:.*]] = arith.select %[[LONG]], %[[C4]], %[[C3]] : index
+// CHECK-NEXT:    %[[LONGER:.*]] = arith.minui %[[K]], %[[C1]] : index
+// CHECK-NEXT:    %[[BASE:.*]] = arith.muli %[[K]], %[[C3]] : index
+// CHECK-NEXT:    %[[OFF:.*]] = arith.addi %[[BASE]], %[[LONGER]] : index
+// CHECK-NEXT:    tensor.extract_slice %[[W]][%[[OFF]], 0] [%[[SIZE]], 2] [1, 1] : tensor<7x2xf32> to tensor<?x2xf32>
 func.func @uneven_over_two_axes(%a: tensor<7x2xf32>) -> tensor<7x2xf32> {
   %s = mesh.sharding @mesh_2x2 split_axes = [[0, 1]] : !mesh.sharding
   %a_s = mesh.shard %a to %s : tensor<7x2xf32>
@@ -165,7 +182,9 @@ mesh.mesh @mesh_4x4(shape = 4x4)
 // CHECK-SAME:    (%{{.*}}: tensor<?x?xf32>) -> tensor<?x?xf32>
 // CHECK:         %[[G0:.*]] = mesh.all_gather %{{.*}} on @mesh_4x4 mesh_axes = [0] gather_axis = 0 : tensor<2x?xf32> -> tensor<8x?xf32>
 // CHECK:         %[[D:.*]] = tensor.dim %[[G0]], %{{.*}} : tensor<8x?xf32>
-// CHECK-NEXT:    tensor.extract_slice %[[G0]][0, 0] [2, %[[D]]] [1, 1] : tensor<8x?xf32> to tensor<2x?xf32>
+// CHECK-NEXT:    tensor.extract_slice %[[G0]][0, 0] [4, %[[D]]] [1, 1] : tensor<8x?xf32> to tensor<4x?xf32>
+// CHECK-NEXT:    %[[REST:.*]] = tensor.extract_slice %[[G0]][4, 0] [4, %[[D]]] [1, 1] : tensor<8x?xf32> to tensor<4x?xf32>
+// CHECK-NEXT:    tensor.expand_shape %[[REST]] {{\[}}[0, 1], [2]] output_shape [2, 2, %[[D]]] : tensor<4x?xf32> into tensor<2x2x?xf32>
 // CHECK:         mesh.all_gather %{{.*}} on @mesh_4x4 mesh_axes = [1] gather_axis = 1 : tensor<6x2xf32> -> tensor<6x8xf32>
 func.func @two_uneven_dims(%a: tensor<6x5xf32>) -> tensor<6x5xf32> {
   %s = mesh.sharding @mesh_4x4 split_axes = [[0], [1]] : !mesh.sharding

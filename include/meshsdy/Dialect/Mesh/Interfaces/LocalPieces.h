@@ -22,13 +22,30 @@ namespace mlir::mesh {
 Value buildInGroupIndex(OpBuilder &builder, Location loc, MeshOp mesh,
                         ArrayRef<MeshAxis> meshAxes);
 
+/// How dimension `dim` of a static tensor is cut into one piece per device
+/// of its group, by in-group index k. The default split (no
+/// `sharded_dims_offsets`) is a rule, so its cost and the IR built from it
+/// do not grow with the group: the first `remainder` pieces have `first`
+/// elements, the others `rest` (halos included). Explicit offsets are kept
+/// as the table the sharding already holds.
+struct DimPieces {
+  int64_t count = 0;
+  int64_t first = 0, rest = 0, remainder = 0;
+  /// `count + 1` boundaries when the sharding gives explicit offsets.
+  SmallVector<int64_t> offsets;
+
+  bool isExplicit() const { return !offsets.empty(); }
+  int64_t size(int64_t k) const;
+  int64_t offset(int64_t k) const;
+  int64_t largest() const;
+  /// True if the pieces are not all of one size.
+  bool isUneven() const;
+};
+
 /// The pieces of dimension `dim` of a tensor of static type `global` split
-/// as `sharding` says, by in-group index over the dimension's mesh axes:
-/// `offsets[k]`, `sizes[k]`. Fails if the sizes are not static.
-LogicalResult getPieces(RankedTensorType global, MeshOp mesh,
-                        const MeshSharding &sharding, int64_t dim,
-                        SmallVectorImpl<int64_t> &offsets,
-                        SmallVectorImpl<int64_t> &sizes);
+/// as `sharding` says. Fails if the sizes are not static.
+FailureOr<DimPieces> getDimPieces(RankedTensorType global, MeshOp mesh,
+                                  const MeshSharding &sharding, int64_t dim);
 
 /// The dimensions of `global` whose pieces under `sharding` differ in size
 /// (offsets, or a size that does not divide evenly).
@@ -36,7 +53,8 @@ SmallVector<int64_t> getUnevenDims(RankedTensorType global, MeshOp mesh,
                                    const MeshSharding &sharding);
 
 /// The running device's piece of dimension `dim` (offset, size), as index
-/// values: a lookup of `getPieces` at the device's in-group index.
+/// values: index arithmetic on the in-group index for the default split, a
+/// lookup in the sharding's own table for explicit offsets.
 FailureOr<std::pair<Value, Value>>
 buildLocalPiece(OpBuilder &builder, Location loc, MeshOp mesh,
                 RankedTensorType global, const MeshSharding &sharding,
