@@ -25,6 +25,9 @@
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/PointerIntPair.h"
 
@@ -775,6 +778,8 @@ struct MeshShardingPropagationPass
   using Base::Base;
 
   void runOnOperation() override {
+    if (failed(checkNoCallsToDefinedFunctions()))
+      return signalPassFailure();
     FailureOr<PropagationCounts> counts =
         propagateShardings(getOperation(), traversal);
     if (failed(counts))
@@ -782,6 +787,35 @@ struct MeshShardingPropagationPass
     numAnnotations += counts->annotations;
     numReplicatedOps += counts->replicatedOps;
     numRevisits += counts->revisits;
+  }
+
+  /// A call site and its callee's boundary must agree on shardings, and a
+  /// per-function pass sees only one side: mesh-spmdization would then
+  /// retype the callee without its call sites. Only calls with tensors to a
+  /// function with a body need the other side; a declaration keeps whole
+  /// tensors.
+  LogicalResult checkNoCallsToDefinedFunctions() {
+    SymbolTableCollection symbolTables;
+    WalkResult result = getOperation()->walk([&](CallOpInterface call) {
+      auto hasTensor = [](TypeRange types) {
+        return llvm::any_of(types, llvm::IsaPred<RankedTensorType>);
+      };
+      if (!hasTensor(call->getOperandTypes()) &&
+          !hasTensor(call->getResultTypes()))
+        return WalkResult::advance();
+      auto symbol = dyn_cast<SymbolRefAttr>(call.getCallableForCallee());
+      auto callee = dyn_cast_or_null<FunctionOpInterface>(
+          symbol ? symbolTables.lookupNearestSymbolFrom(call, symbol)
+                 : nullptr);
+      if (!callee || callee.isExternal())
+        return WalkResult::advance();
+      call->emitOpError("unsupported by mesh-sharding-propagation: a call to ")
+          << symbol << ", a function with a body (the call site and the "
+          << "callee must agree on shardings, which a per-function pass "
+          << "cannot see); run mesh-module-sharding-propagation instead";
+      return WalkResult::interrupt();
+    });
+    return failure(result.wasInterrupted());
   }
 };
 } // namespace

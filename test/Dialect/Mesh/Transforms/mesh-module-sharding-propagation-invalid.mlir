@@ -1,5 +1,5 @@
 // RUN: mesh-opt %s -split-input-file -verify-diagnostics \
-// RUN:   --pass-pipeline='builtin.module(mesh-module-sharding-propagation)'
+// RUN:   --pass-pipeline='builtin.module(mesh-module-sharding-propagation,func.func(mesh-spmdization))'
 
 func.func private @self(%x: tensor<4xf32>) -> tensor<4xf32> {
   // expected-error @+1 {{'func.call' op unsupported by mesh-module-sharding-propagation: a recursive call (the callee's shardings depend on its own callers)}}
@@ -63,4 +63,25 @@ func.func @uses_two_blocks(%x: tensor<4xf32>) -> tensor<4xf32> {
   cf.br ^next
 ^next:
   return %x : tensor<4xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+func.func private @split(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %x_s = mesh.shard %x to %s : tensor<8xf32>
+  return %x_s : tensor<8xf32>
+}
+
+// An op without a model runs on whole tensors, but the call in it would
+// reach a partitioned callee.
+func.func @call_in_replicated_region(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'scf.execute_region' op unsupported by mesh-spmdization: a call with tensor operands or results inside an op that runs on whole tensors}}
+  %r = scf.execute_region -> tensor<8xf32> {
+    %y = func.call @split(%a) : (tensor<8xf32>) -> tensor<8xf32>
+    scf.yield %y : tensor<8xf32>
+  }
+  return %r : tensor<8xf32>
 }

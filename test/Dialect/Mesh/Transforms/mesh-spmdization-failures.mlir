@@ -49,15 +49,12 @@ func.func private @split(%x: tensor<8xf32>) -> tensor<8xf32> {
   return %x_s : tensor<8xf32>
 }
 
-// An op without a model runs on whole tensors, but the call in it would
-// reach a partitioned callee.
-func.func @call_in_replicated_region(%a: tensor<8xf32>) -> tensor<8xf32> {
-  // expected-error @+1 {{'scf.execute_region' op unsupported by mesh-spmdization: a call with tensor operands or results inside an op that runs on whole tensors}}
-  %r = scf.execute_region -> tensor<8xf32> {
-    %y = func.call @split(%a) : (tensor<8xf32>) -> tensor<8xf32>
-    scf.yield %y : tensor<8xf32>
-  }
-  return %r : tensor<8xf32>
+// The per-function pass cannot see the callee's boundary: it says so,
+// rather than leave mesh-spmdization to retype @split without its call.
+func.func @call_to_defined_function(%a: tensor<8xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'func.call' op unsupported by mesh-sharding-propagation: a call to @split, a function with a body (the call site and the callee must agree on shardings, which a per-function pass cannot see); run mesh-module-sharding-propagation instead}}
+  %y = func.call @split(%a) : (tensor<8xf32>) -> tensor<8xf32>
+  return %y : tensor<8xf32>
 }
 
 // -----

@@ -59,6 +59,10 @@ def MeshShardingPropagation
     - `scf.for` and `scf.if` forward shardings: a loop's init, block
       argument, yielded value and result (an if's result and its yields)
       carry one sharding;
+    - a call with tensors to a function with a body is an error: the call
+      site and the callee's boundary must agree, which this per-function
+      pass cannot see (`mesh-module-sharding-propagation` can); calls to
+      declarations pass whole tensors;
     - ops without a `ShardingInterface` model are replicated: their operands
       get replicated operand annotations (statistic `replicated-ops`, and a
       remark naming the op at its location), and
