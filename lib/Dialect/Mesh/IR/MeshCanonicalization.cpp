@@ -15,6 +15,7 @@
 
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
 #include "meshsdy/Dialect/Mesh/IR/MeshOps.h"
+#include "meshsdy/Dialect/Mesh/IR/ShardNormalization.h"
 #include "meshsdy/Dialect/Mesh/IR/MeshSharding.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -304,6 +305,9 @@ void SendOp::getCanonicalizationPatterns(RewritePatternSet &, MLIRContext *) {}
 void RecvOp::getCanonicalizationPatterns(RewritePatternSet &, MLIRContext *) {}
 
 OpFoldResult ShardOp::fold(FoldAdaptor) {
+  // A chain a fold or CSE left behind becomes an operand annotation, in place.
+  if (normalizeResultAnnotation(*this, /*redirectUsers=*/false))
+    return getResult();
   auto producer = getSrc().getDefiningOp<ShardOp>();
   if (!producer || producer.getAnnotateForUsers() != getAnnotateForUsers())
     return {};

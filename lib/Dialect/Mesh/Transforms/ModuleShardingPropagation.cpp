@@ -11,6 +11,7 @@
 
 #include "ShardingAnnotations.h"
 #include "ShardingPropagation.h"
+#include "meshsdy/Dialect/Mesh/IR/ShardNormalization.h"
 
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/Interfaces/CallInterfaces.h"
@@ -180,6 +181,8 @@ struct MeshModuleShardingPropagationPass
   using Base::Base;
 
   void runOnOperation() override {
+    // Chains left by canonicalize or CSE, in defined form.
+    normalizeResultAnnotations(getOperation());
     SymbolTableCollection symbols;
     DenseMap<Operation *, Boundary> boundaries;
     // Built here and kept for the function passes that follow

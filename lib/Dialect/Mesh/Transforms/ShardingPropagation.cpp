@@ -22,6 +22,7 @@
 #include "Prefetch.h"
 #include "ShardingAnnotations.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "meshsdy/Dialect/Mesh/IR/ShardNormalization.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -780,6 +781,8 @@ struct MeshShardingPropagationPass
   void runOnOperation() override {
     if (failed(checkNoCallsToDefinedFunctions()))
       return signalPassFailure();
+    // Chains left by canonicalize or CSE, in defined form.
+    normalizeResultAnnotations(getOperation());
     FailureOr<PropagationCounts> counts =
         propagateShardings(getOperation(), traversal);
     if (failed(counts))

@@ -18,6 +18,7 @@
 
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
+#include "meshsdy/Dialect/Mesh/IR/ShardNormalization.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -543,6 +544,8 @@ struct MeshSpmdizationPass
     FunctionOpInterface func = getOperation();
     if (func.isExternal())
       return;
+    // Chains left by canonicalize or CSE after propagation, in defined form.
+    normalizeResultAnnotations(func);
     // Read-only, shared by the functions partitioned in parallel.
     std::optional<std::reference_wrapper<SymbolTable>> symbols;
     if (Operation *parent = func->getParentOp())

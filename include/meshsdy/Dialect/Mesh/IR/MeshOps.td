@@ -404,14 +404,19 @@ def Mesh_ShardOp : Mesh_Op<"shard", [
 
     These combinations have no meaning and are rejected when the shardings
     can be compared (both defined by `mesh.sharding` ops):
-      - a result annotation of a result annotation, with a different
-        sharding;
-      - two result annotations of the same value with different shardings;
       - an operand annotation of an operand annotation, with a different
         sharding;
-      - a result annotation of an operand annotation.
-    An annotation of an annotation with the same sharding is redundant and
-    folds away.
+      - a result annotation of an operand annotation;
+      - result annotations of one value with different shardings, none of
+        them in the value's block.
+    The seed leaves two more undefined that folds and CSE make from valid IR;
+    meshsdy reads them as a resharding: a result annotation of a result
+    annotation with a different sharding, and a later result annotation of
+    a value (in its block) with another sharding than the first, are read by
+    their users as operand annotations of the first. Canonicalization, and
+    the propagation and partitioning passes, rewrite them so
+    (`annotate_for_users`). An annotation of an annotation with the same
+    sharding is redundant and folds away.
   }];
   let arguments = (ins AnyRankedTensor:$src,
                        Mesh_Sharding:$sharding,

@@ -171,33 +171,38 @@ LogicalResult ShardOp::verify() {
     return emitOpError(
         "cannot annotate the result of an operand annotation "
         "('annotate_for_users') as a result");
-  if (producer &&
-      producer.getAnnotateForUsers() == getAnnotateForUsers() &&
+  if (producer && producer.getAnnotateForUsers() && getAnnotateForUsers() &&
       knownDifferent(producer.getSharding(), getSharding())) {
-    InFlightDiagnostic diag =
-        emitOpError(getAnnotateForUsers()
-                        ? "operand annotation of an operand annotation has "
-                          "a different sharding"
-                        : "result annotation of a result annotation has a "
-                          "different sharding");
+    InFlightDiagnostic diag = emitOpError(
+        "operand annotation of an operand annotation has a different "
+        "sharding");
     diag.attachNote(producer.getLoc()) << "first annotation here";
     return diag;
   }
-  if (!getAnnotateForUsers()) {
-    // All result annotations of a value must agree. Comparing each with the
-    // first one in the value's use list is enough, and keeps verification
-    // linear when a value has many annotations.
+  // A result annotation of a result annotation, or a later result annotation
+  // of a value, with another sharding is a resharding (ShardNormalization.h):
+  // folds and CSE make them. Result annotations that differ are only
+  // ambiguous when none of them is in the value's block to come first.
+  Block *block = getSrc().getParentBlock();
+  if (!getAnnotateForUsers() && !producer &&
+      getOperation()->getBlock() != block) {
+    ShardOp differing;
+    bool firstInBlock = false;
     for (Operation *user : getSrc().getUsers()) {
       auto other = dyn_cast<ShardOp>(user);
-      if (!other || other.getAnnotateForUsers() || other.getSrc() != getSrc())
+      if (!other || other.getAnnotateForUsers() || other == *this)
         continue;
-      if (other != *this && knownDifferent(other.getSharding(), getSharding())) {
-        InFlightDiagnostic diag = emitOpError(
-            "value has another result annotation with a different sharding");
-        diag.attachNote(other.getLoc()) << "other annotation here";
-        return diag;
-      }
-      break;
+      if ((firstInBlock = other->getBlock() == block))
+        break;
+      if (!differing && knownDifferent(other.getSharding(), getSharding()))
+        differing = other;
+    }
+    if (differing && !firstInBlock) {
+      InFlightDiagnostic diag =
+          emitOpError("value has result annotations with different "
+                      "shardings, none in the value's block to come first");
+      diag.attachNote(differing.getLoc()) << "other annotation here";
+      return diag;
     }
   }
   return success();
