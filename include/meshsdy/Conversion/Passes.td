@@ -29,8 +29,13 @@ def ConvertMeshToMPIPass : Pass<"convert-mesh-to-mpi", "::mlir::ModuleOp"> {
   let description = [{
     One MPI rank per device, rank = `mesh.process_linear_index` (row-major
     over the mesh). The pass
-    - expresses `all_gather`, `all_to_all` and `reduce_scatter` with
-      `all_reduce` and `all_slice` (as `mesh-decompose-collectives`);
+    - lowers `all_gather` to a ring of g-1 `mpi.send` / `mpi.recv` steps and
+      `all_to_all` to g-1 pairwise exchanges, on the group's communicator,
+      through a buffer of [g, piece] blocks (a device whose destination
+      wraps around the group receives first, so blocking transfers cannot
+      deadlock);
+    - expresses `reduce_scatter` with `all_reduce` and `all_slice` (as
+      `mesh-decompose-collectives`);
     - lowers `all_slice` and `process_multi_index` to index arithmetic and
       `tensor.extract_slice` (as `mesh-lower-all-slice` and
       `mesh-lower-process-index`);

@@ -2,6 +2,8 @@
 
 #include "meshsdy/Conversion/MeshToMPI/MeshToMPI.h"
 
+#include "MPIHelpers.h"
+
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
 #include "meshsdy/Dialect/Mesh/Interfaces/LocalPieces.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Simplifications.h"
@@ -22,6 +24,43 @@ namespace mlir::meshsdy {
 
 using namespace mlir;
 using namespace mlir::mesh;
+
+Value mlir::meshsdy::buildGroupComm(OpBuilder &builder, Location loc,
+                                    MeshOp mesh, ArrayRef<MeshAxis> axes) {
+  // color: index of the group (row-major over the other axes); key: the
+  // index inside it (row-major over `axes`, in their order).
+  auto rowMajor = [&](ArrayRef<MeshAxis> dims) -> Value {
+    return arith::IndexCastOp::create(builder, loc, builder.getI32Type(),
+                                      buildInGroupIndex(builder, loc, mesh,
+                                                        dims));
+  };
+  SmallVector<MeshAxis> outer;
+  for (MeshAxis dim = 0; dim < static_cast<MeshAxis>(mesh.getShape().size());
+       ++dim)
+    if (!llvm::is_contained(axes, dim))
+      outer.push_back(dim);
+  auto commType = mpi::CommType::get(builder.getContext());
+  Value world = mpi::CommWorldOp::create(builder, loc, commType);
+  return mpi::CommSplitOp::create(builder, loc, Type(), commType, world,
+                                  rowMajor(outer), rowMajor(axes))
+      .getNewcomm();
+}
+
+Value mlir::meshsdy::flattenBuffer(OpBuilder &builder, Location loc,
+                                   Value buffer) {
+  auto type = cast<MemRefType>(buffer.getType());
+  if (type.getRank() == 1)
+    return buffer;
+  if (type.getRank() == 0)
+    return memref::ExpandShapeOp::create(
+        builder, loc, MemRefType::get({1}, type.getElementType()), buffer,
+        ArrayRef<ReassociationIndices>{});
+  ReassociationIndices all;
+  for (int64_t dim = 0; dim < type.getRank(); ++dim)
+    all.push_back(dim);
+  return memref::CollapseShapeOp::create(builder, loc, buffer,
+                                         ArrayRef<ReassociationIndices>{all});
+}
 
 namespace {
 
@@ -65,22 +104,6 @@ struct LinearIndexAsRank : OpRewritePattern<ProcessLinearIndexOp> {
   }
 };
 
-/// A 1-D view of the identity-layout buffer `buffer` (itself if 1-D).
-Value flatten(OpBuilder &builder, Location loc, Value buffer) {
-  auto type = cast<MemRefType>(buffer.getType());
-  if (type.getRank() == 1)
-    return buffer;
-  if (type.getRank() == 0)
-    return memref::ExpandShapeOp::create(
-        builder, loc, MemRefType::get({1}, type.getElementType()), buffer,
-        ArrayRef<ReassociationIndices>{});
-  ReassociationIndices all;
-  for (int64_t dim = 0; dim < type.getRank(); ++dim)
-    all.push_back(dim);
-  return memref::CollapseShapeOp::create(builder, loc, buffer,
-                                         ArrayRef<ReassociationIndices>{all});
-}
-
 struct AllReduceAsMPI : OpRewritePattern<AllReduceOp> {
   using OpRewritePattern::OpRewritePattern;
 
@@ -97,27 +120,10 @@ struct AllReduceAsMPI : OpRewritePattern<AllReduceOp> {
         input.getElementType() != result.getElementType())
       return rewriter.notifyMatchFailure(op, "checked by the pass");
     Location loc = op.getLoc();
-    MLIRContext *ctx = getContext();
     ArrayRef<int64_t> shape = mesh.getShape();
     ArrayRef<MeshAxis> axes = op.getMeshAxes();
 
-    // color: index of the group (row-major over the other axes); key: the
-    // index inside it (row-major over `axes`, in their order).
-    auto rowMajor = [&](ArrayRef<MeshAxis> dims) {
-      return arith::IndexCastOp::create(
-                 rewriter, loc, rewriter.getI32Type(),
-                 buildInGroupIndex(rewriter, loc, mesh, dims))
-          .getResult();
-    };
-    SmallVector<MeshAxis> outer;
-    for (MeshAxis dim = 0; dim < static_cast<MeshAxis>(shape.size()); ++dim)
-      if (!llvm::is_contained(axes, dim))
-        outer.push_back(dim);
-    Value world = mpi::CommWorldOp::create(rewriter, loc, mpi::CommType::get(ctx));
-    Value comm = mpi::CommSplitOp::create(rewriter, loc, Type(),
-                                          mpi::CommType::get(ctx), world,
-                                          rowMajor(outer), rowMajor(axes))
-                     .getNewcomm();
+    Value comm = meshsdy::buildGroupComm(rewriter, loc, mesh, axes);
 
     auto bufferType = MemRefType::get(input.getShape(), input.getElementType());
     Value send = bufferization::ToBufferOp::create(rewriter, loc, bufferType,
@@ -125,8 +131,8 @@ struct AllReduceAsMPI : OpRewritePattern<AllReduceOp> {
     Value recv = memref::AllocOp::create(rewriter, loc, bufferType);
     // The mpi-to-llvm lowering passes the size of a buffer's first
     // dimension as the element count: the reduction sees 1-D views.
-    mpi::AllReduceOp::create(rewriter, loc, Type(), flatten(rewriter, loc, send),
-                             flatten(rewriter, loc, recv), *reduction, comm);
+    mpi::AllReduceOp::create(rewriter, loc, Type(), meshsdy::flattenBuffer(rewriter, loc, send),
+                             meshsdy::flattenBuffer(rewriter, loc, recv), *reduction, comm);
     Value reduced = bufferization::ToTensorOp::create(
         rewriter, loc, result, recv, /*restrict=*/true, /*writable=*/true);
     if (op.getReduction() == ReductionKind::Average) {
@@ -205,6 +211,9 @@ struct ConvertMeshToMPIPass
       return signalPassFailure();
 
     RewritePatternSet patterns(&getContext());
+    // Ahead of the decompositions (higher benefit): all_gather and all_to_all
+    // move only what they need.
+    meshsdy::populatePointToPointCollectivePatterns(patterns);
     populateCollectiveDecompositionPatterns(patterns);
     populateAllSliceLoweringPatterns(patterns);
     populateProcessIndexLoweringPatterns(patterns);

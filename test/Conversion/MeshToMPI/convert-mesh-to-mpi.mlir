@@ -61,15 +61,62 @@ func.func @all_reduce_any_rank(%a: tensor<4x16xi32>, %b: tensor<f64>) -> (tensor
 
 mesh.mesh @mesh_4(shape = 4)
 
+// all_gather is a ring: the pieces go into a [group, piece] buffer, the own
+// one first; in step s each device sends the block it received last to the
+// next device and receives the previous device's. Upstream's mpi-to-llvm
+// has only blocking send and recv: the device whose destination wraps
+// around receives first, so the ring cannot deadlock.
 // CHECK-LABEL: func.func @gather_and_index
-// CHECK:         mpi.comm_rank
-// CHECK:         tensor.insert_slice
-// CHECK:         mpi.allreduce({{.*}}, MPI_SUM,
-// CHECK-NOT:     mesh.
+// CHECK-SAME:    (%[[A:.*]]: tensor<2xi32>) -> (tensor<8xi32>, index)
+// CHECK-DAG:     %[[C1:.*]] = arith.constant 1 : index
+// CHECK-DAG:     %[[C4:.*]] = arith.constant 4 : index
+// CHECK-DAG:     %[[BLOCKS:.*]] = memref.alloc() : memref<4x2xi32>
+// CHECK-DAG:     %[[OUT:.*]] = memref.alloc() : memref<2xi32>
+// CHECK-DAG:     %[[IN:.*]] = memref.alloc() : memref<2xi32>
+// CHECK:         %[[RANK:.*]] = mpi.comm_rank
+// CHECK:         %[[COMM:.*]] = mpi.comm_split
+// CHECK:         %[[MINE:.*]] = memref.subview %[[BLOCKS]][%{{.*}}, 0] [1, 2] [1, 1]
+// CHECK:         memref.copy %{{.*}}, %[[MINE]]
+// CHECK:         scf.for %{{.*}} = %[[C1]] to %[[C4]] step %[[C1]] {
+// CHECK:           memref.copy %{{.*}}, %[[OUT]]
+// CHECK:           scf.if %{{.*}} {
+// CHECK-NEXT:        mpi.send(%[[OUT]], %{{.*}}, %[[NEXT:.*]], %[[COMM]]) : memref<2xi32>, i32, i32
+// CHECK-NEXT:        mpi.recv(%[[IN]], %{{.*}}, %[[PREV:.*]], %[[COMM]]) : memref<2xi32>, i32, i32
+// CHECK-NEXT:      } else {
+// CHECK-NEXT:        mpi.recv(%[[IN]], %{{.*}}, %[[PREV]], %[[COMM]])
+// CHECK-NEXT:        mpi.send(%[[OUT]], %{{.*}}, %[[NEXT]], %[[COMM]])
+// CHECK:           memref.copy %[[IN]], %{{.*}}
+// CHECK:         %[[G:.*]] = bufferization.to_tensor %[[BLOCKS]] restrict writable : memref<4x2xi32> to tensor<4x2xi32>
+// CHECK:         %[[R:.*]] = tensor.collapse_shape %[[G]] {{\[\[}}0, 1]] : tensor<4x2xi32> into tensor<8xi32>
+// CHECK:         return %[[R]]
+// CHECK-NOT:     mpi.allreduce
+// CHECK-NOT:     mesh.all_gather
+// CHECK-NOT:     mesh.process
 func.func @gather_and_index(%arg0: tensor<2xi32>) -> (tensor<8xi32>, index) {
   %0 = mesh.all_gather %arg0 on @mesh_4 mesh_axes = [0] gather_axis = 0 : tensor<2xi32> -> tensor<8xi32>
   %1 = mesh.process_linear_index on @mesh_4 : index
   return %0, %1 : tensor<8xi32>, index
+}
+
+// -----
+
+mesh.mesh @mesh_2x3(shape = 2x3)
+
+// all_to_all over axis 1 (groups of 3): the input cut along split_axis into
+// [3, piece] blocks, pairwise exchanges in steps s = 1, 2 (to me + s, from
+// me - s), the blocks joined along concat_axis.
+// CHECK-LABEL: func.func @all_to_all
+// CHECK:         %[[BLOCKS:.*]] = tensor.expand_shape %{{.*}} {{\[\[}}0], [1, 2]] output_shape [2, 3, 2] : tensor<2x6xf32> into tensor<2x3x2xf32>
+// CHECK:         linalg.transpose ins(%[[BLOCKS]] : tensor<2x3x2xf32>) outs(%{{.*}} : tensor<3x2x2xf32>) permutation = [1, 0, 2]
+// CHECK:         scf.for
+// CHECK:           mpi.send
+// CHECK:           mpi.recv
+// CHECK:         %[[OUT:.*]] = bufferization.to_tensor %{{.*}} : memref<3x2x2xf32> to tensor<3x2x2xf32>
+// CHECK:         tensor.collapse_shape %[[OUT]] {{\[\[}}0, 1], [2]] : tensor<3x2x2xf32> into tensor<6x2xf32>
+// CHECK-NOT:     mpi.allreduce
+func.func @all_to_all(%arg0: tensor<2x6xf32>) -> tensor<6x2xf32> {
+  %0 = mesh.all_to_all %arg0 on @mesh_2x3 mesh_axes = [1] split_axis = 1 concat_axis = 0 : tensor<2x6xf32> -> tensor<6x2xf32>
+  return %0 : tensor<6x2xf32>
 }
 
 // -----

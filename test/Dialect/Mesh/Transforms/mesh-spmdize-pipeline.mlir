@@ -13,7 +13,10 @@ mesh.mesh @mesh_4(shape = 4)
 // LOWERED:       mesh.all_to_all
 // LOWERED-NOT:   mesh.all_slice
 // MPI-LABEL:   func.func @gather_then_slice
-// MPI:         mpi.allreduce
+// MPI:         scf.for
+// MPI:         mpi.send
+// MPI:         mpi.recv
+// MPI-NOT:     mpi.allreduce
 // MPI-NOT:     mesh.all_
 // BAD: Cannot find option named 'nccl'
 func.func @gather_then_slice(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {

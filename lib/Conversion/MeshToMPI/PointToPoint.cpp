@@ -1,0 +1,287 @@
+//===- PointToPoint.cpp - all_gather, all_to_all as mpi transfers ---------===//
+//
+// The upstream mpi dialect has no allgather or alltoall. Both are loops of
+// sends and receives over the group's communicator, on a
+// staging buffer that holds the group's pieces as [g, piece...] (contiguous
+// blocks); tensor reshapes and transposes move the pieces between that
+// layout and the tensors' gather / split / concat axes.
+//
+//===----------------------------------------------------------------------===//
+
+#include "MPIHelpers.h"
+
+#include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
+#include "meshsdy/Dialect/Mesh/Interfaces/LocalPieces.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/MPI/IR/MPI.h"
+#include "mlir/Dialect/MemRef/IR/MemRef.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::mesh;
+
+namespace {
+
+/// `permutation` moving dimension `from` of a rank-`rank` tensor to `to`.
+SmallVector<int64_t> moveDim(int64_t rank, int64_t from, int64_t to) {
+  SmallVector<int64_t> order;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != from)
+      order.push_back(d);
+  order.insert(order.begin() + to, from);
+  return order;
+}
+
+Value transposeTensor(OpBuilder &builder, Location loc, Value value,
+                      ArrayRef<int64_t> permutation) {
+  if (llvm::equal(permutation, llvm::seq<int64_t>(0, permutation.size())))
+    return value;
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape;
+  for (int64_t d : permutation)
+    shape.push_back(type.getDimSize(d));
+  Value init = tensor::EmptyOp::create(builder, loc, shape,
+                                       type.getElementType());
+  return linalg::TransposeOp::create(builder, loc, value, init, permutation)
+      .getResult()[0];
+}
+
+/// tensor<..., g*p at `axis`, ...> as tensor<g, ..., p, ...>: piece k of
+/// the axis becomes block k.
+Value toBlocks(OpBuilder &builder, Location loc, Value value, int64_t axis,
+               int64_t count) {
+  auto type = cast<RankedTensorType>(value.getType());
+  SmallVector<int64_t> shape(type.getShape());
+  shape[axis] /= count;
+  shape.insert(shape.begin() + axis, count);
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    groups.push_back(d == axis ? ReassociationIndices{d, d + 1}
+                               : ReassociationIndices{d < axis ? d : d + 1});
+  Value split = tensor::ExpandShapeOp::create(
+      builder, loc, type.clone(shape), value, groups);
+  return transposeTensor(builder, loc, split,
+                         moveDim(type.getRank() + 1, axis, 0));
+}
+
+/// The inverse of `toBlocks`: block k becomes piece k of `axis`.
+Value fromBlocks(OpBuilder &builder, Location loc, Value blocks,
+                 int64_t axis) {
+  auto type = cast<RankedTensorType>(blocks.getType());
+  int64_t rank = type.getRank() - 1;
+  Value moved =
+      transposeTensor(builder, loc, blocks, moveDim(rank + 1, 0, axis));
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < rank; ++d)
+    groups.push_back(d == axis ? ReassociationIndices{d, d + 1}
+                               : ReassociationIndices{d < axis ? d : d + 1});
+  return tensor::CollapseShapeOp::create(builder, loc, moved, groups);
+}
+
+/// Block `index` of the [g, piece...] buffer `blocks`, as a rank-reduced view.
+Value blockView(OpBuilder &builder, Location loc, Value blocks, Value index) {
+  auto type = cast<MemRefType>(blocks.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes, strides(type.getRank(),
+                                           builder.getIndexAttr(1));
+  offsets[0] = index;
+  sizes.push_back(builder.getIndexAttr(1));
+  for (int64_t size : type.getShape().drop_front())
+    sizes.push_back(builder.getIndexAttr(size));
+  auto viewType = memref::SubViewOp::inferRankReducedResultType(
+      type.getShape().drop_front(), type, offsets, sizes, strides);
+  return memref::SubViewOp::create(builder, loc, cast<MemRefType>(viewType),
+                                   blocks, offsets, sizes, strides);
+}
+
+Value toI32(OpBuilder &builder, Location loc, Value index) {
+  return arith::IndexCastOp::create(builder, loc, builder.getI32Type(), index);
+}
+
+/// `(a + b) mod g` for in-group indices a, b in [0, g).
+Value addMod(OpBuilder &builder, Location loc, Value a, Value b, Value g) {
+  return arith::RemUIOp::create(builder, loc,
+                                arith::AddIOp::create(builder, loc, a, b), g);
+}
+
+/// One exchange step: sends block `sendBlock` of `source` to the device
+/// `distance` ahead in the group and receives block `recvBlock` of `target`
+/// from the one `distance` behind, through contiguous buffers. Upstream's
+/// mpi-to-llvm lowers only blocking send and recv, so the order avoids a
+/// cycle of waiting senders: a device whose destination wraps around the
+/// group receives first, the others send first (every cycle of x -> x +
+/// distance mod g wraps, so each has a receiver that unblocks it).
+void exchange(OpBuilder &builder, Location loc, Value comm, Value me,
+              Value count, Value distance, Value source, Value sendBlock,
+              Value target, Value recvBlock, Value sendBuffer,
+              Value recvBuffer) {
+  Value tag = arith::ConstantIntOp::create(builder, loc, 0, 32);
+  Value ahead = arith::AddIOp::create(builder, loc, me, distance);
+  Value dest = toI32(builder, loc,
+                     arith::RemUIOp::create(builder, loc, ahead, count));
+  Value from = toI32(
+      builder, loc,
+      addMod(builder, loc, me,
+             arith::SubIOp::create(builder, loc, count, distance), count));
+  memref::CopyOp::create(builder, loc,
+                         blockView(builder, loc, source, sendBlock),
+                         sendBuffer);
+  Value sendView = meshsdy::flattenBuffer(builder, loc, sendBuffer);
+  Value recvView = meshsdy::flattenBuffer(builder, loc, recvBuffer);
+  auto send = [&](OpBuilder &b) {
+    mpi::SendOp::create(b, loc, Type(), sendView, tag, dest, comm);
+  };
+  auto recv = [&](OpBuilder &b) {
+    mpi::RecvOp::create(b, loc, Type(), recvView, tag, from, comm);
+  };
+  Value sendFirst = arith::CmpIOp::create(builder, loc,
+                                          arith::CmpIPredicate::ult, ahead,
+                                          count);
+  scf::IfOp::create(
+      builder, loc, sendFirst,
+      [&](OpBuilder &b, Location) {
+        send(b);
+        recv(b);
+        scf::YieldOp::create(b, loc);
+      },
+      [&](OpBuilder &b, Location) {
+        recv(b);
+        send(b);
+        scf::YieldOp::create(b, loc);
+      });
+  memref::CopyOp::create(builder, loc, recvBuffer,
+                         blockView(builder, loc, target, recvBlock));
+}
+
+bool staticGroup(Operation *op, MeshOp mesh, ArrayRef<MeshAxis> axes,
+                 int64_t &count) {
+  if (!mesh)
+    return false;
+  count = collectiveProcessGroupSize(axes, mesh.getShape());
+  return !ShapedType::isDynamic(count) && count > 0 &&
+         llvm::all_of(op->getOperandTypes(), [](Type t) {
+           auto tensor = dyn_cast<RankedTensorType>(t);
+           return !tensor || tensor.hasStaticShape();
+         });
+}
+
+/// all_gather as a ring: in step s, each device sends the block it got in
+/// step s-1 (its own at first) to the next device and receives the previous
+/// device's into block (me - s) mod g.
+struct AllGatherAsRing : OpRewritePattern<AllGatherOp> {
+  AllGatherAsRing(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(AllGatherOp op,
+                                PatternRewriter &rewriter) const override {
+    ScanningSymbolTableCollection symbolTables;
+    MeshOp mesh = getMesh(op, symbolTables);
+    int64_t count;
+    if (!staticGroup(op, mesh, op.getMeshAxes(), count))
+      return rewriter.notifyMatchFailure(op, "checked by the pass");
+    Location loc = op.getLoc();
+    auto input = cast<RankedTensorType>(op.getInput().getType());
+    SmallVector<int64_t> blocksShape{count};
+    llvm::append_range(blocksShape, input.getShape());
+    auto pieceType = MemRefType::get(input.getShape(), input.getElementType());
+    auto blocksType = MemRefType::get(blocksShape, input.getElementType());
+    Value blocks = memref::AllocOp::create(rewriter, loc, blocksType);
+    Value sendBuffer = memref::AllocOp::create(rewriter, loc, pieceType);
+    Value recvBuffer = memref::AllocOp::create(rewriter, loc, pieceType);
+    Value own = bufferization::ToBufferOp::create(rewriter, loc, pieceType,
+                                                  op.getInput());
+    Value comm = meshsdy::buildGroupComm(rewriter, loc, mesh, op.getMeshAxes());
+    Value me = buildInGroupIndex(rewriter, loc, mesh, op.getMeshAxes());
+    Value g = arith::ConstantIndexOp::create(rewriter, loc, count);
+    memref::CopyOp::create(rewriter, loc, own,
+                           blockView(rewriter, loc, blocks, me));
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    scf::ForOp::create(
+        rewriter, loc, one, g, one, ValueRange{},
+        [&](OpBuilder &body, Location, Value s, ValueRange) {
+          // Sent: block (me - s + 1) mod g; received: (me - s) mod g.
+          Value back = arith::SubIOp::create(body, loc, g, s);
+          Value received = addMod(body, loc, me, back, g);
+          Value sent = addMod(body, loc, received, one, g);
+          exchange(body, loc, comm, me, g, one, blocks, sent, blocks,
+                   received, sendBuffer, recvBuffer);
+          scf::YieldOp::create(body, loc);
+        });
+    memref::DeallocOp::create(rewriter, loc, sendBuffer);
+    memref::DeallocOp::create(rewriter, loc, recvBuffer);
+    Value gathered = bufferization::ToTensorOp::create(
+        rewriter, loc, RankedTensorType::get(blocksShape, input.getElementType()),
+        blocks, /*restrict=*/true, /*writable=*/true);
+    Value result = fromBlocks(rewriter, loc, gathered,
+                              op.getGatherAxis().getSExtValue());
+    if (result.getType() != op.getType())
+      result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// all_to_all as pairwise exchanges: in step s, each device sends its block
+/// for device (me + s) mod g and receives from device (me - s) mod g.
+struct AllToAllAsExchanges : OpRewritePattern<AllToAllOp> {
+  AllToAllAsExchanges(MLIRContext *ctx) : OpRewritePattern(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(AllToAllOp op,
+                                PatternRewriter &rewriter) const override {
+    ScanningSymbolTableCollection symbolTables;
+    MeshOp mesh = getMesh(op, symbolTables);
+    int64_t count;
+    if (!staticGroup(op, mesh, op.getMeshAxes(), count))
+      return rewriter.notifyMatchFailure(op, "checked by the pass");
+    Location loc = op.getLoc();
+    Value blocksIn = toBlocks(rewriter, loc, op.getInput(),
+                              op.getSplitAxis().getSExtValue(), count);
+    auto blocksType = cast<RankedTensorType>(blocksIn.getType());
+    auto bufferType =
+        MemRefType::get(blocksType.getShape(), blocksType.getElementType());
+    auto pieceType = MemRefType::get(blocksType.getShape().drop_front(),
+                                     blocksType.getElementType());
+    Value source = bufferization::ToBufferOp::create(rewriter, loc, bufferType,
+                                                     blocksIn);
+    Value target = memref::AllocOp::create(rewriter, loc, bufferType);
+    Value sendBuffer = memref::AllocOp::create(rewriter, loc, pieceType);
+    Value recvBuffer = memref::AllocOp::create(rewriter, loc, pieceType);
+    Value comm = meshsdy::buildGroupComm(rewriter, loc, mesh, op.getMeshAxes());
+    Value me = buildInGroupIndex(rewriter, loc, mesh, op.getMeshAxes());
+    Value g = arith::ConstantIndexOp::create(rewriter, loc, count);
+    memref::CopyOp::create(rewriter, loc, blockView(rewriter, loc, source, me),
+                           blockView(rewriter, loc, target, me));
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    scf::ForOp::create(
+        rewriter, loc, one, g, one, ValueRange{},
+        [&](OpBuilder &body, Location, Value s, ValueRange) {
+          Value to = addMod(body, loc, me, s, g);
+          Value back = arith::SubIOp::create(body, loc, g, s);
+          Value from = addMod(body, loc, me, back, g);
+          exchange(body, loc, comm, me, g, s, source, to, target, from,
+                   sendBuffer, recvBuffer);
+          scf::YieldOp::create(body, loc);
+        });
+    memref::DeallocOp::create(rewriter, loc, sendBuffer);
+    memref::DeallocOp::create(rewriter, loc, recvBuffer);
+    Value exchanged = bufferization::ToTensorOp::create(
+        rewriter, loc, blocksType, target, /*restrict=*/true,
+        /*writable=*/true);
+    Value result = fromBlocks(rewriter, loc, exchanged,
+                              op.getConcatAxis().getSExtValue());
+    if (result.getType() != op.getType())
+      result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+void mlir::meshsdy::populatePointToPointCollectivePatterns(
+    RewritePatternSet &patterns) {
+  patterns.add<AllGatherAsRing, AllToAllAsExchanges>(patterns.getContext());
+}
