@@ -92,6 +92,9 @@ class SpmdReport:
     unsized_collectives: Counter[str] = field(default_factory=Counter)
     #: Ops that ran replicated for lack of a sharding model, by op name.
     replicated_ops: Counter[str] = field(default_factory=Counter)
+    #: Per partitioned function, the shardings of its arguments and results
+    #: (its `mesh.boundary` contract, as meshsdy.sim Shardings).
+    boundaries: dict[str, tuple[list, list]] = field(default_factory=dict)
     #: The remarks the passes emitted (`location: message`), e.g. which op
     #: ran replicated and where.
     remarks: list[str] = field(default_factory=list)
@@ -154,6 +157,7 @@ def spmdize(
     finally:
         handler.detach()
     report = collective_report(module, argument_bounds)
+    report.boundaries = _boundaries(module)
     for location, message in remarks:
         report.remarks.append(f"{location}: {message}")
         if message.endswith("has no sharding model: it runs replicated"):
@@ -291,6 +295,19 @@ def _bytes(type_: ir.Type, shape: Sequence[int]) -> int:
     tensor = ir.RankedTensorType(type_)
     width = tensor.element_type.width if hasattr(tensor.element_type, "width") else 32
     return math.prod(shape) * max(width, 8) // 8
+
+
+def _boundaries(module: ir.Module) -> dict[str, tuple[list, list]]:
+    """The `mesh.boundary` contract of each function that has one."""
+    from .sim.annotations import boundary_shardings
+
+    result = {}
+    with module.context:
+        for op in module.body.operations:
+            if op.operation.name == "func.func" and "mesh.boundary" in op.operation.attributes:
+                name = ir.StringAttr(op.operation.attributes["sym_name"]).value
+                result[name] = boundary_shardings(module, name)
+    return result
 
 
 def _argument_bounds(module_op: ir.Operation) -> dict[str, list[list[int] | None]]:
@@ -433,7 +450,7 @@ def partition_and_compare(
     import numpy as np
 
     from . import sim
-    from .sim.annotations import argument_shardings, result_shardings
+    from .sim.annotations import boundary_shardings
     from .sim.tolerance import default_tolerance
 
     ctx = context or ir.Context()
@@ -445,19 +462,14 @@ def partition_and_compare(
         expected = sim.simulate(global_module, func_name, list(inputs))
         tolerances = [default_tolerance(global_module, func_name, np.asarray(e).dtype) for e in expected]
 
-        # The shardings of the arguments and results are those propagation
-        # annotated: read them from the module as it is after propagation.
-        after_propagation: list[str] = []
-
-        def capture(op: ir.Operation, pass_: object) -> None:
-            after_propagation.append(str(op))
-
+        # The shardings of the arguments and results are the partitioned
+        # function's boundary contract (`mesh.boundary`; replicated without).
         partitioned = ir.Module.parse(source)
-        report = spmdize(partitioned, traversal=traversal, extra_passes={"after-propagation": [capture]})
-        annotated = ir.Module.parse(after_propagation[-1])
-        arg_shardings = argument_shardings(annotated, func_name)
-        out_shardings = result_shardings(annotated, func_name)
-        mesh = _sim_mesh(annotated)
+        report = spmdize(partitioned, traversal=traversal)
+        n_args, n_results = len(_func_args(partitioned, func_name)), len(expected)
+        arg_shardings, out_shardings = boundary_shardings(partitioned, func_name) or (
+            [sim.Sharding()] * n_args, [sim.Sharding()] * n_results)
+        mesh = _sim_mesh(partitioned)
 
         devices = math.prod(mesh.shape)
         # Scalars are sharded too: a scalar partial over an axis holds its

@@ -33,7 +33,8 @@ from mlir import ir
 from mlir.passmanager import PassManager
 
 from .. import pipeline, sim
-from ..sim.annotations import argument_shardings, result_shardings
+from ..sim.annotations import boundary_shardings
+from ..sim.cli import error_line
 from ..sim.irutil import dtype_of
 
 #: The upstream lowering of a partitioned program with mpi ops to LLVM.
@@ -98,42 +99,49 @@ def run(
     inputs: Sequence[np.ndarray],
     *,
     ranks: int,
+    partitioned: bool = False,
     timeout: float = 300.0,
     timings: list[dict[str, float]] | None = None,
 ) -> list[np.ndarray]:
-    """Partitions `source`, runs `func` on `ranks` MPI ranks with the global
-    `inputs`, and returns the global outputs. Raises RunError. `timings`,
-    if given, receives one {"compile_s", "run_s"} per rank (JIT compilation,
-    and the call itself, started together after a barrier)."""
+    """Partitions `source` (unless `partitioned`: then it is the output of
+    the partitioning pipeline, with `mesh` collectives), runs `func` on
+    `ranks` MPI ranks with the global `inputs`, and returns the global
+    outputs. The inputs are sharded, and the outputs assembled, as the
+    partitioned function's `mesh.boundary` attribute says (replicated
+    without one). Raises RunError. `timings`, if given, receives one
+    {"compile_s", "run_s"} per rank (JIT compilation, and the call itself,
+    started together after a barrier)."""
     with ir.Context():
         try:
             module = ir.Module.parse(source)
         except ir.MLIRError as e:
-            raise RunError(str(e)) from None
+            raise RunError(error_line(e)) from None
+        _function(module, func)
+        try:
+            if partitioned:
+                PassManager.parse("builtin.module(" + ",".join(pipeline.stages(lower_to="mpi")["lowering"]) + ")"
+                                  ).run(module.operation)
+            else:
+                pipeline.spmdize(module, lower_to="mpi")
+        except ir.MLIRError as e:
+            raise RunError(f"partitioning failed: {error_line(e)}") from None
         func_op = _function(module, func)
-        arg_types = _tensor_types(ir.FunctionType(ir.TypeAttr(func_op.attributes["function_type"]).value).inputs,
-                                  "an argument")
+        local = ir.FunctionType(ir.TypeAttr(func_op.attributes["function_type"]).value)
+        out_types = _tensor_types(local.results, "a result")
+        boundary = boundary_shardings(module, func)
+        arg_shardings, out_shardings = boundary or ([sim.Sharding()] * len(local.inputs),
+                                                    [sim.Sharding()] * len(local.results))
+        arg_types = _tensor_types(_global_types(func_op, "arguments", local.inputs), "an argument")
         if len(inputs) != len(arg_types):
             raise RunError(f"@{func} takes {len(arg_types)} inputs, got {len(inputs)}")
-        after_propagation: list[str] = []
-        try:
-            pipeline.spmdize(module, lower_to="mpi", extra_passes={
-                "after-propagation": [lambda op, p: after_propagation.append(str(op))]})
-        except ir.MLIRError as e:
-            raise RunError(f"partitioning failed: {e}") from None
-        annotated = ir.Module.parse(after_propagation[-1])
-        arg_shardings = argument_shardings(annotated, func)
-        out_shardings = result_shardings(annotated, func)
-        mesh = pipeline._sim_mesh(annotated)
+        mesh = pipeline._sim_mesh(module)
         devices = math.prod(mesh.shape)
         if devices != ranks:
             raise RunError(f"the program's mesh has {devices} devices, but {ranks} ranks were asked for")
-        local = ir.FunctionType(ir.TypeAttr(_function(module, func).attributes["function_type"]).value)
-        out_types = _tensor_types(local.results, "a result")
         try:
             lower_to_llvm(module)
         except ir.MLIRError as e:
-            raise RunError(f"lowering to LLVM failed: {e}") from None
+            raise RunError(f"lowering to LLVM failed: {error_line(e)}") from None
         llvm_text = str(module)
         outs = [{"shape": list(t.shape), "dtype": dtype_of(t.element_type).str} for t in out_types]
         arg_dtypes = [dtype_of(t.element_type) for t in arg_types]
@@ -162,3 +170,13 @@ def run(
                 per_rank.append([data[f"arr_{i}"] for i in range(len(outs))])
     return [sim.unshard([per_rank[r][i] for r in range(ranks)], s, mesh)
             for i, s in enumerate(out_shardings)]
+
+
+def _global_types(func_op: ir.Operation, kind: str, local: Sequence[ir.Type]) -> list[ir.Type]:
+    """The global types of a partitioned function's arguments or results:
+    `global_type` of its `mesh.boundary` entries, else the local types."""
+    if "mesh.boundary" not in func_op.attributes:
+        return list(local)
+    entries = ir.ArrayAttr(ir.DictAttr(func_op.attributes["mesh.boundary"])[kind])
+    return [ir.TypeAttr(ir.DictAttr(e)["global_type"]).value if "global_type" in ir.DictAttr(e) else t
+            for e, t in zip(entries, local, strict=True)]

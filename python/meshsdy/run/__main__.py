@@ -1,4 +1,5 @@
 """python -m meshsdy.run FILE --func F --ranks N [--inputs random|zeros|ones] [--seed S] [--check]
+                         [--partitioned]
 
 Runs the annotated global program natively on N MPI ranks (see
 meshsdy.run). With --check, also runs it unpartitioned in the simulator and
@@ -15,7 +16,7 @@ from pathlib import Path
 import numpy as np
 from mlir import ir
 
-from . import RunError, run
+from . import RunError, _global_types, run
 from .. import sim
 from ..sim.cli import OneLineParser, error_line, non_negative_int
 from ..sim.tolerance import default_tolerance
@@ -28,7 +29,8 @@ def _inputs(source: str, func: str, kind: str, seed: int) -> list[np.ndarray]:
         module = ir.Module.parse(source)
         for op in module.body.operations:
             if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == func:
-                types = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value).inputs
+                local = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value).inputs
+                types = _global_types(op.operation, "arguments", local)
                 break
         else:
             raise RunError(f"no function @{func} in the module")
@@ -55,15 +57,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--ranks", type=int, required=True)
     parser.add_argument("--inputs", choices=("random", "zeros", "ones"), default="random")
     parser.add_argument("--seed", type=non_negative_int, default=0)
-    parser.add_argument("--check", action="store_true")
+    parser.add_argument("--check", action="store_true",
+                        help="compare with the unpartitioned program in the simulator")
+    parser.add_argument("--partitioned", action="store_true",
+                        help="FILE is already partitioned (mesh-opt --mesh-spmdize-pipeline output)")
     parser.add_argument("--timeout", type=_positive_float, default=300.0, help="seconds (default 300)")
     args = parser.parse_args(argv)
     try:
         if args.ranks < 1:
             raise RunError(f"--ranks must be positive, got {args.ranks}")
+        if args.partitioned and args.check:
+            raise RunError("--check needs the global program; it cannot be used with --partitioned")
         source = args.file.read_text()
         inputs = _inputs(source, args.func, args.inputs, args.seed)
-        outputs = run(source, args.func, inputs, ranks=args.ranks, timeout=args.timeout)
+        outputs = run(source, args.func, inputs, ranks=args.ranks, partitioned=args.partitioned,
+                      timeout=args.timeout)
         for i, out in enumerate(outputs):
             print(f"output {i}: {out.dtype} {list(out.shape)}")
         if not args.check:

@@ -15,7 +15,7 @@ from .program import attr_mesh_name
 from .reductions import SimulationError
 from .sharding import Sharding
 
-__all__ = ["argument_shardings", "result_shardings", "sharding_from_op"]
+__all__ = ["argument_shardings", "boundary_shardings", "result_shardings", "sharding_from_op"]
 
 
 def sharding_from_op(op: ir.OpView | ir.Operation) -> Sharding:
@@ -96,3 +96,42 @@ def result_shardings(module: ir.Module, func_name: str) -> list[Sharding]:
         else:
             result.append(Sharding())
     return result
+
+
+def boundary_shardings(module: ir.Module, func_name: str) -> tuple[list[Sharding], list[Sharding]] | None:
+    """The argument and result shardings a partitioned function records in
+    its `mesh.boundary` attribute (docs/spmd.md, "The boundary contract"),
+    or None if it has none (nothing at its boundary is sharded)."""
+    fn = _func(module, func_name)
+    attrs = fn.operation.attributes
+    if "mesh.boundary" not in attrs:
+        return None
+    try:
+        boundary = ir.DictAttr(attrs["mesh.boundary"])
+        return ([_boundary_entry(e) for e in ir.ArrayAttr(boundary["arguments"])],
+                [_boundary_entry(e) for e in ir.ArrayAttr(boundary["results"])])
+    except (KeyError, ValueError, TypeError) as e:
+        raise SimulationError(f"'@{func_name}' has a malformed mesh.boundary attribute: {e}") from None
+
+
+def _boundary_entry(attr: ir.Attribute) -> Sharding:
+    entry = ir.DictAttr(attr)
+    if "mesh" not in entry:
+        return Sharding()
+
+    def ints(name: str) -> tuple[int, ...]:
+        if name not in entry:
+            return ()
+        value = entry[name]
+        array = ir.DenseI16ArrayAttr(value) if isinstance(value, ir.DenseI16ArrayAttr) else ir.DenseI64ArrayAttr(value)
+        return tuple(int(v) for v in array)
+
+    partial = ir.StringAttr(entry["partial_type"]).value if "partial_type" in entry else "sum"
+    return Sharding(
+        split_axes=tuple(tuple(int(a) for a in ir.DenseI16ArrayAttr(d)) for d in ir.ArrayAttr(entry["split_axes"])),
+        partial_axes=ints("partial_axes"),
+        partial_type=partial,
+        halo_sizes=ints("halo_sizes"),
+        sharded_dims_offsets=ints("sharded_dims_offsets"),
+        mesh=ir.FlatSymbolRefAttr(entry["mesh"]).value,
+    )

@@ -20,7 +20,7 @@ from typing import Any, NoReturn
 import numpy as np
 from mlir import ir
 
-from .annotations import argument_shardings, result_shardings
+from .annotations import argument_shardings, boundary_shardings, result_shardings
 from .interpreter import simulate
 from .irutil import dtype_of, static_shape
 from .mesh import Mesh
@@ -136,8 +136,13 @@ def _compare(args: argparse.Namespace, ctx: ir.Context, module: ir.Module, func:
     with ctx:
         gcompiler = Compiler(global_module)
         gfn = gcompiler.function(gfunc)
-        in_shardings = argument_shardings(global_module, gfunc)
-        out_shardings = result_shardings(global_module, gfunc)
+        # The partitioned function's boundary contract says how its pieces
+        # make the global tensors (propagation may have sharded arguments
+        # the user left unannotated); without one, the global program's
+        # annotations do.
+        recorded = boundary_shardings(module, func)
+        in_shardings, out_shardings = recorded or (argument_shardings(global_module, gfunc),
+                                                   result_shardings(global_module, gfunc))
         pcompiler = Compiler(module)
         pcompiler.function(func)
     mesh_shape = args.mesh_shape or _module_mesh(pcompiler if pcompiler.meshes else gcompiler)

@@ -18,6 +18,7 @@
 
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
+#include "Boundary.h"
 #include "meshsdy/Dialect/Mesh/IR/ShardNormalization.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 
@@ -132,6 +133,8 @@ private:
   DenseMap<Value, RankedTensorType> argTypes;
   ScanningSymbolTableCollection symbolTables;
   SmallVector<Type> resultTypes;
+  /// The `mesh.boundary` entries of the arguments and results.
+  SmallVector<Attribute> argumentBoundary, resultBoundary;
   LoopStructures loopStructures;
 };
 
@@ -440,8 +443,15 @@ LogicalResult Spmdizer::rewrite(Operation *op) {
     // one is replicated, whatever the op that computed it produced.
     SmallVector<Value> results;
     for (Value operand : op->getOperands()) {
+      MeshSharding sharding = getAnnotatedSharding(operand);
+      // An argument returned as is has been retyped already.
+      auto arg = dyn_cast<BlockArgument>(operand);
+      Type global = arg && argTypes.count(arg) ? Type(argTypes.lookup(arg))
+                                               : operand.getType();
+      resultBoundary.push_back(
+          getBoundaryEntry(func.getContext(), global, sharding));
       FailureOr<Value> local =
-          localOrSame(operand, getAnnotatedSharding(operand), op->getLoc());
+          localOrSame(operand, sharding, op->getLoc());
       if (failed(local))
         return failure();
       results.push_back(*local);
@@ -494,6 +504,8 @@ LogicalResult Spmdizer::rewriteBody() {
     mapping.map(arg, arg);
     auto global = dyn_cast<RankedTensorType>(arg.getType());
     MeshSharding sharding = getResultAnnotation(arg);
+    argumentBoundary.push_back(
+        getBoundaryEntry(func.getContext(), arg.getType(), sharding));
     if (!global || !sharding)
       continue;
     MeshOp mesh = lookupMesh(sharding);
@@ -535,6 +547,21 @@ LogicalResult Spmdizer::rewriteBody() {
   SmallVector<Type> argumentTypes(entry.getArgumentTypes());
   func.setFunctionTypeAttr(TypeAttr::get(
       FunctionType::get(func.getContext(), argumentTypes, resultTypes)));
+  // The contract, where some boundary value is sharded: without one the
+  // function is unchanged at its boundary.
+  auto sharded = [](Attribute entry) {
+    return cast<DictionaryAttr>(entry).contains("mesh");
+  };
+  if (llvm::any_of(argumentBoundary, sharded) ||
+      llvm::any_of(resultBoundary, sharded)) {
+    Builder b(func.getContext());
+    func->setAttr(kBoundaryAttrName,
+                  b.getDictionaryAttr(
+                      {b.getNamedAttr("arguments",
+                                      b.getArrayAttr(argumentBoundary)),
+                       b.getNamedAttr("results",
+                                      b.getArrayAttr(resultBoundary))}));
+  }
   return success();
 }
 

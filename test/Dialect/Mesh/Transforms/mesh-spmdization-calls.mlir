@@ -12,6 +12,7 @@ mesh.mesh @mesh_4(shape = 4)
 // propagation shards as the callee needs).
 // CHECK-LABEL: func.func private @scale
 // CHECK-SAME:    (%{{.*}}: tensor<2x4xf32>) -> tensor<2x4xf32>
+// CHECK-SAME:    attributes {mesh.boundary = {arguments = [{global_type = tensor<8x4xf32>, mesh = @mesh_4, split_axes = [array<i16: 0>]}]
 // CHECK-NOT:     mesh.
 // CHECK:         return
 func.func private @scale(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
