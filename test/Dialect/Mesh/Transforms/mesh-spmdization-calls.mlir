@@ -13,7 +13,7 @@ mesh.mesh @mesh_4(shape = 4)
 // CHECK-LABEL: func.func private @scale
 // CHECK-SAME:    (%{{.*}}: tensor<2x4xf32>) -> tensor<2x4xf32>
 // CHECK-SAME:    attributes {mesh.boundary = {arguments = [{global_type = tensor<8x4xf32>, mesh = @mesh_4, split_axes = [array<i16: 0>]}]
-// CHECK-NOT:     mesh.
+// CHECK-NOT:     = mesh.
 // CHECK:         return
 func.func private @scale(%x: tensor<8x4xf32>) -> tensor<8x4xf32> {
   %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
@@ -47,7 +47,7 @@ mesh.mesh @mesh_2(shape = 2)
 // the caller completes it where it needs the whole value.
 // CHECK-LABEL: func.func private @partial_product
 // CHECK-SAME:    (%{{.*}}: tensor<4x4xf32>, %{{.*}}: tensor<4x4xf32>) -> tensor<4x4xf32>
-// CHECK-NOT:     mesh.
+// CHECK-NOT:     = mesh.
 // CHECK:         return
 func.func private @partial_product(%x: tensor<4x8xf32>, %w: tensor<8x4xf32>) -> tensor<4x4xf32> {
   %s = mesh.sharding @mesh_2 split_axes = [[], [0]] : !mesh.sharding
@@ -90,7 +90,7 @@ func.func private @inner(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
 
 // CHECK-LABEL: func.func private @outer
 // CHECK-SAME:    (%{{.*}}: tensor<2x2xf32>) -> tensor<2x2xf32>
-// CHECK-NOT:     mesh.
+// CHECK-NOT:     = mesh.
 // CHECK:         return
 func.func private @outer(%x: tensor<4x4xf32>) -> tensor<4x4xf32> {
   %y = func.call @inner(%x) : (tensor<4x4xf32>) -> tensor<4x4xf32>
