@@ -95,11 +95,11 @@ def shardings(draw: st.DrawFn, rank: int, mesh: tuple[int, ...]) -> str:
 
 
 @st.composite
-def programs(draw: st.DrawFn, n: int = N) -> str:
+def programs(draw: st.DrawFn, n: int = N, meshes: list[tuple[int, ...]] = MESHES) -> str:
     """A random chain of ops on n x n tensors (`n` not divisible by the mesh
     axes gives shards of different sizes)."""
     tensor = f"tensor<{n}x{n}xf32>"
-    mesh = draw(st.sampled_from(MESHES))
+    mesh = draw(st.sampled_from(meshes))
     n_weights = 2
     lines = [
         f"mesh.mesh @mesh(shape = {'x'.join(map(str, mesh))})",

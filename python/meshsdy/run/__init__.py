@@ -41,7 +41,8 @@ from ..sim.irutil import dtype_of
 LOWERING = (
     "builtin.module("
     "func.func(convert-elementwise-to-linalg),"
-    "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map},"
+    "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map"
+    " allow-return-allocs-from-loops},"
     "buffer-results-to-out-params{modify-public-functions},"
     "convert-linalg-to-loops,convert-math-to-llvm,convert-math-to-libm,expand-strided-metadata,"
     "lower-affine,convert-scf-to-cf,func.func(llvm-request-c-wrappers),convert-to-llvm,"
