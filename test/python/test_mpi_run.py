@@ -133,3 +133,43 @@ def test_loop_whose_yield_is_a_new_tensor() -> None:
     a, b = inputs_for([(8, 8), (8, 8)], np.float32, seed=7)
     (got,) = mpirun.run(source, "f", [a, b], ranks=4, timeout=120)
     np.testing.assert_allclose(got, np.tanh(np.tanh(a) + b) + b, rtol=1e-5, atol=1e-6)
+
+
+HANGS_ON_RANK_0 = """
+mesh.mesh @mesh(shape = 2)
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %lin = mesh.process_linear_index on @mesh : index
+  %c0 = arith.constant 0 : index
+  %first = arith.cmpi eq, %lin, %c0 : index
+  %r = scf.if %first -> (tensor<4xf32>) {
+    %a = mesh.all_reduce %x on @mesh mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+    scf.yield %a : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+"""
+
+
+def test_a_hanging_rank_ends_in_a_timeout_that_names_it() -> None:
+    """Only rank 0 enters the all_reduce: it waits forever. The run ends at
+    the timeout, says where each rank is, and leaves no rank behind."""
+    with pytest.raises(mpirun.RunError, match=r"did not finish within 8 s: rank 0 running the function; rank 1 done"):
+        mpirun.run(HANGS_ON_RANK_0, "f", [np.ones(4, np.float32)], ranks=2, partitioned=True, timeout=8)
+
+
+def test_a_failing_rank_is_named() -> None:
+    source = """
+    mesh.mesh @mesh(shape = 2)
+    func.func private @no_such_symbol(f32) -> f32
+    func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+      %c = arith.constant 1.0 : f32
+      %v = func.call @no_such_symbol(%c) : (f32) -> f32
+      %t = tensor.splat %v : tensor<4xf32>
+      %y = arith.addf %x, %t : tensor<4xf32>
+      return %y : tensor<4xf32>
+    }
+    """
+    with pytest.raises(mpirun.RunError, match=r"^rank 0 failed: RuntimeError: JIT compilation of @f failed"):
+        mpirun.run(source, "f", [np.ones(4, np.float32)], ranks=2, partitioned=True, timeout=60)

@@ -22,6 +22,7 @@ import json
 import math
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -156,13 +157,22 @@ def run(
         for rank in range(ranks):
             np.savez(work / f"in{rank}.npz", *[np.ascontiguousarray(p[rank]) for p in pieces])
         command = [mpiexec(), "-n", str(ranks), sys.executable, "-m", "meshsdy.run._worker", str(work)]
+        # A session of its own, so that a hang ends with every rank killed.
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True)
         try:
-            proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
-                                  env={**os.environ, "PYTHONUNBUFFERED": "1"})
+            _, stderr = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
-            raise RunError(f"the ranks did not finish within {timeout:g} s") from None
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
+            raise RunError(f"the run did not finish within {timeout:g} s: {_where(work, ranks)}") from None
         if proc.returncode != 0:
-            raise RunError(f"a rank failed (mpiexec exit {proc.returncode}):\n{proc.stderr[-3000:]}")
+            failed = [f"rank {r} failed: {(work / f'error{r}').read_text()}"
+                      for r in range(ranks) if (work / f"error{r}").exists()]
+            if failed:
+                raise RunError("; ".join(failed))
+            raise RunError(f"a rank failed (mpiexec exit {proc.returncode}; {_where(work, ranks)}):\n"
+                           f"{stderr[-3000:]}")
         per_rank = []
         if timings is not None:
             timings.extend(json.loads((work / f"times{r}.json").read_text()) for r in range(ranks))
@@ -181,3 +191,13 @@ def _global_types(func_op: ir.Operation, kind: str, local: Sequence[ir.Type]) ->
     entries = ir.ArrayAttr(ir.DictAttr(func_op.attributes["mesh.boundary"])[kind])
     return [ir.TypeAttr(ir.DictAttr(e)["global_type"]).value if "global_type" in ir.DictAttr(e) else t
             for e, t in zip(entries, local, strict=True)]
+
+
+def _where(work: Path, ranks: int) -> str:
+    """Where each rank got to, from the stage files the workers write."""
+    stages: dict[str, list[int]] = {}
+    for rank in range(ranks):
+        path = work / f"stage{rank}"
+        stages.setdefault(path.read_text() if path.exists() else "not started", []).append(rank)
+    return "; ".join(f"rank{'s' if len(rs) > 1 else ''} {', '.join(map(str, rs))} {stage}"
+                     for stage, rs in stages.items())

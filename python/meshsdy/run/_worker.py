@@ -37,25 +37,50 @@ def _shared_libs() -> list[str]:
     return [c for c in candidates if os.path.exists(c)]
 
 
+def _stage(work: Path, rank: int, stage: str) -> None:
+    """Where this rank is, for the parent's message if the run hangs."""
+    (work / f"stage{rank}").write_text(stage)
+
+
 def main(work: Path) -> None:
     rank = MPI.COMM_WORLD.Get_rank()
+    try:
+        _run(work, rank)
+    except Exception as e:  # reported by the parent, naming this rank
+        message = str(e).strip().splitlines()
+        (work / f"error{rank}").write_text(f"{type(e).__name__}: {message[0] if message else ''}")
+        sys.stderr.flush()
+        # The other ranks may wait for this one in a collective: end them all.
+        MPI.COMM_WORLD.Abort(1)
+
+
+def _run(work: Path, rank: int) -> None:
+    _stage(work, rank, "loading the inputs")
     meta = json.loads((work / "meta.json").read_text())
     with np.load(work / f"in{rank}.npz") as data:
         inputs = [np.ascontiguousarray(data[f"arr_{i}"]) for i in range(len(data.files))]
     outputs = [np.zeros(o["shape"], dtype=np.dtype(o["dtype"])) for o in meta["outputs"]]
     with ir.Context():
+        _stage(work, rank, "compiling")
         module = ir.Module.parse((work / "module.mlir").read_text())
         start = time.perf_counter()
         engine = ExecutionEngine(module, opt_level=2, shared_libs=_shared_libs())
-        engine.lookup(meta["func"])  # compiles (the JIT is lazy)
+        try:
+            engine.lookup(meta["func"])  # compiles (the JIT is lazy)
+        except RuntimeError as e:
+            raise RuntimeError(f"JIT compilation of @{meta['func']} failed ({e}): a function it calls "
+                               "may have no definition in the module or the shared libraries") from None
         compiled = time.perf_counter()
         # With the C wrappers, every argument (results are out-params after
         # buffer-results-to-out-params) is a pointer to a memref descriptor.
         args = [ctypes.pointer(ctypes.pointer(get_ranked_memref_descriptor(a))) for a in inputs + outputs]
+        _stage(work, rank, "waiting for the other ranks to compile")
         MPI.COMM_WORLD.Barrier()
+        _stage(work, rank, "running the function")
         begin = time.perf_counter()
         engine.invoke(meta["func"], *args)
         end = time.perf_counter()
+        _stage(work, rank, "done")
     np.savez(work / f"out{rank}.npz", *outputs)
     (work / f"times{rank}.json").write_text(json.dumps(
         {"compile_s": compiled - start, "run_s": end - begin}))
