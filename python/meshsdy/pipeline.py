@@ -84,7 +84,8 @@ class SpmdReport:
     #: assume ring algorithms over a group of g devices and a per-device
     #: operand of b bytes: all_gather (g-1)*b, all_reduce 2*(g-1)/g*b,
     #: reduce_scatter and all_to_all (g-1)/g*b, all_slice 0; rooted and
-    #: point-to-point ops count what the busiest device sends.
+    #: point-to-point ops count what the busiest device sends; update_halo
+    #: sends each split dimension's halo widths times the other extents.
     bytes_sent_per_device: Counter[str] = field(default_factory=Counter)
     #: Collectives left out of `bytes_sent_per_device` because the size of
     #: a dynamic dimension of their operand could not be bounded, by op name.
@@ -310,6 +311,19 @@ def _boundaries(module: ir.Module) -> dict[str, tuple[list, list]]:
     return result
 
 
+def _halo_bytes(op: ir.Operation, shape: Sequence[int]) -> float:
+    """What an update_halo sends at most: each split dimension's low and high
+    halo widths times the extent of the other dimensions."""
+    from .sim.collectives import halo_pairs
+    from .sim.irutil import attr_ints, mesh_axes_array
+
+    split = mesh_axes_array(op, "split_axes")
+    total = 0
+    for dim, (lo, hi) in enumerate(halo_pairs(split, attr_ints(op, "static_halo_sizes"))):
+        total += (lo + hi) * math.prod(shape) // max(shape[dim], 1)
+    return float(_bytes(op.operands[0].type, [total]))
+
+
 def _argument_bounds(module_op: ir.Operation) -> dict[str, list[list[int] | None]]:
     """For each function of an annotated global module (as propagation
     leaves it), the largest per-device piece of each tensor argument."""
@@ -365,6 +379,14 @@ def collective_report(module: ir.Module, argument_bounds: ArgumentBounds | None 
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         name = op.name
+        if name == "mesh.update_halo" and isinstance(op.operands[0].type, ir.RankedTensorType):
+            report.collectives[name] += 1
+            shape = bounds.operand_shape(op)
+            if shape is None:
+                report.unsized_collectives[name] += 1
+            else:
+                report.bytes_sent_per_device[name] += _halo_bytes(op, shape)
+            return ir.WalkResult.ADVANCE
         if name in _RING_FACTOR:
             report.collectives[name] += 1
             group = bounds.group_size(op)

@@ -73,3 +73,17 @@ def test_all_gather_of_uneven_piece_uses_result_size() -> None:
         report = pipeline.collective_report(ir.Module.parse(source), {"f": [[3, 8]]})
     # 3x8 f32 = 96 bytes, sent to 3 peers.
     assert report.bytes_sent_per_device == {"mesh.all_gather": 288}
+
+
+def test_update_halo_sends_its_halo_widths() -> None:
+    source = """
+    mesh.mesh @mesh(shape = 2x2)
+    func.func @f(%x: tensor<7x5xf32>) -> tensor<7x5xf32> {
+      %0 = mesh.update_halo %x on @mesh split_axes = [[0], [1]] halo_sizes = [1, 2, 1, 1] : tensor<7x5xf32>
+      return %0 : tensor<7x5xf32>
+    }
+    """
+    with ir.Context():
+        report = pipeline.collective_report(ir.Module.parse(source))
+    # (1 + 2) rows of 5 and (1 + 1) columns of 7, f32.
+    assert report.bytes_sent_per_device == {"mesh.update_halo": (3 * 5 + 2 * 7) * 4}

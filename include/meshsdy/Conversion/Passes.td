@@ -34,6 +34,8 @@ def ConvertMeshToMPIPass : Pass<"convert-mesh-to-mpi", "::mlir::ModuleOp"> {
       through a buffer of [g, piece] blocks (a device whose destination
       wraps around the group receives first, so blocking transfers cannot
       deadlock);
+    - lowers `update_halo` (tensors, static halo sizes) to exchanges with
+      the previous and next device of each split dimension's group;
     - expresses `reduce_scatter` with `all_reduce` and `all_slice` (as
       `mesh-decompose-collectives`);
     - lowers `all_slice` and `process_multi_index` to index arithmetic and
@@ -47,7 +49,7 @@ def ConvertMeshToMPIPass : Pass<"convert-mesh-to-mpi", "::mlir::ModuleOp"> {
       becomes a sum divided by the group size.
 
     Collectives without an MPI counterpart here (`broadcast`, `gather`,
-    `scatter`, `reduce`, `send`, `recv`, `shift`, `update_halo`,
+    `scatter`, `reduce`, `send`, `recv`, `shift`,
     `neighbors_linear_indices`), dynamic meshes and `generic` reductions are
     errors; the module is left unchanged.
   }];

@@ -166,7 +166,8 @@ struct ConvertMeshToMPIPass
           isa<MeshOp, ShardingOp, ShardOp, MeshShapeOp>(op))
         return WalkResult::advance();
       if (!isa<AllReduceOp, AllGatherOp, AllToAllOp, ReduceScatterOp,
-               AllSliceOp, ProcessMultiIndexOp, ProcessLinearIndexOp>(op)) {
+               AllSliceOp, UpdateHaloOp, ProcessMultiIndexOp,
+               ProcessLinearIndexOp>(op)) {
         op->emitOpError("unsupported by convert-mesh-to-mpi");
         return WalkResult::interrupt();
       }
@@ -183,6 +184,15 @@ struct ConvertMeshToMPIPass
         if (tensor && !tensor.hasStaticShape()) {
           op->emitOpError("unsupported by convert-mesh-to-mpi: dynamic "
                           "tensor shapes");
+          return WalkResult::interrupt();
+        }
+      }
+      if (auto halo = dyn_cast<UpdateHaloOp>(op)) {
+        if (!isa<RankedTensorType>(halo.getDestination().getType()) ||
+            !halo.getHaloSizes().empty()) {
+          op->emitOpError("unsupported by convert-mesh-to-mpi: an "
+                          "update_halo on a memref or with dynamic halo "
+                          "sizes");
           return WalkResult::interrupt();
         }
       }

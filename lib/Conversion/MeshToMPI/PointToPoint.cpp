@@ -279,9 +279,133 @@ struct AllToAllAsExchanges : OpRewritePattern<AllToAllOp> {
   }
 };
 
+/// A strided window of `buffer`: `size` elements from `offset` along `dim`,
+/// everything along the other dimensions.
+Value window(OpBuilder &builder, Location loc, Value buffer, int64_t dim,
+             int64_t offset, int64_t size) {
+  auto type = cast<MemRefType>(buffer.getType());
+  SmallVector<OpFoldResult> offsets(type.getRank(), builder.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes, strides(type.getRank(),
+                                           builder.getIndexAttr(1));
+  for (int64_t extent : type.getShape())
+    sizes.push_back(builder.getIndexAttr(extent));
+  offsets[dim] = builder.getIndexAttr(offset);
+  sizes[dim] = builder.getIndexAttr(size);
+  return memref::SubViewOp::create(builder, loc, buffer, offsets, sizes,
+                                   strides);
+}
+
+/// Sends `view` to in-group rank `peer` if `condition`, through a
+/// contiguous copy.
+void sendIf(OpBuilder &builder, Location loc, Value condition, Value view,
+            Value peer, Value comm) {
+  scf::IfOp::create(builder, loc, condition, [&](OpBuilder &b, Location) {
+    auto type = cast<MemRefType>(view.getType());
+    Value staging = memref::AllocOp::create(
+        b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+    memref::CopyOp::create(b, loc, view, staging);
+    mpi::SendOp::create(b, loc, Type(), meshsdy::flattenBuffer(b, loc, staging),
+                        arith::ConstantIntOp::create(b, loc, 1, 32),
+                        toI32(b, loc, peer), comm);
+    memref::DeallocOp::create(b, loc, staging);
+    scf::YieldOp::create(b, loc);
+  });
+}
+
+/// Receives `view` from in-group rank `peer` if `condition`.
+void recvIf(OpBuilder &builder, Location loc, Value condition, Value view,
+            Value peer, Value comm) {
+  scf::IfOp::create(builder, loc, condition, [&](OpBuilder &b, Location) {
+    auto type = cast<MemRefType>(view.getType());
+    Value staging = memref::AllocOp::create(
+        b, loc, MemRefType::get(type.getShape(), type.getElementType()));
+    mpi::RecvOp::create(b, loc, Type(), meshsdy::flattenBuffer(b, loc, staging),
+                        arith::ConstantIntOp::create(b, loc, 1, 32),
+                        toI32(b, loc, peer), comm);
+    memref::CopyOp::create(b, loc, staging, view);
+    memref::DeallocOp::create(b, loc, staging);
+    scf::YieldOp::create(b, loc);
+  });
+}
+
+/// update_halo as neighbour exchanges, dimension after dimension (over the
+/// full extent of the others, so corners come from diagonal neighbours): the
+/// low halo from the end of the previous device's core, the high halo from
+/// the start of the next one's. Each exchange is a chain, not a cycle (the
+/// edge devices only receive or only send), so blocking send-then-receive
+/// cannot deadlock; devices at the edges keep their halos.
+struct UpdateHaloAsExchanges : OpRewritePattern<UpdateHaloOp> {
+  using OpRewritePattern::OpRewritePattern;
+
+  LogicalResult matchAndRewrite(UpdateHaloOp op,
+                                PatternRewriter &rewriter) const override {
+    ScanningSymbolTableCollection symbolTables;
+    MeshOp mesh = getMesh(op, symbolTables);
+    auto type = dyn_cast<RankedTensorType>(op.getDestination().getType());
+    if (!mesh || ShapedType::isDynamicShape(mesh.getShape()) || !type ||
+        !type.hasStaticShape() || !op.getHaloSizes().empty())
+      return rewriter.notifyMatchFailure(op, "checked by the pass");
+    Location loc = op.getLoc();
+    auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
+    Value buffer = memref::AllocOp::create(rewriter, loc, bufferType);
+    memref::CopyOp::create(
+        rewriter, loc,
+        bufferization::ToBufferOp::create(rewriter, loc, bufferType,
+                                          op.getDestination()),
+        buffer);
+    ArrayRef<int64_t> halos = op.getStaticHaloSizes();
+    size_t pair = 0;
+    for (auto [dim, axesAttr] : llvm::enumerate(op.getSplitAxes().getAxes())) {
+      ArrayRef<MeshAxis> axes = axesAttr.asArrayRef();
+      if (axes.empty())
+        continue;
+      if (2 * pair + 1 >= halos.size())
+        break;
+      int64_t low = halos[2 * pair], high = halos[2 * pair + 1];
+      ++pair;
+      int64_t count = collectiveProcessGroupSize(axes, mesh.getShape());
+      int64_t core = type.getDimSize(dim) - low - high;
+      if ((low == 0 && high == 0) || count <= 1)
+        continue;
+      Value comm = meshsdy::buildGroupComm(rewriter, loc, mesh, axes);
+      Value me = buildInGroupIndex(rewriter, loc, mesh, axes);
+      Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+      Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0);
+      Value next = arith::AddIOp::create(rewriter, loc, me, one);
+      Value previous = arith::SubIOp::create(rewriter, loc, me, one);
+      Value hasNext = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ult, next,
+          arith::ConstantIndexOp::create(rewriter, loc, count));
+      Value hasPrevious = arith::CmpIOp::create(
+          rewriter, loc, arith::CmpIPredicate::ugt, me, zero);
+      if (low > 0) {
+        // My last `low` core elements are the next device's low halo.
+        sendIf(rewriter, loc, hasNext,
+               window(rewriter, loc, buffer, dim, low + core - low, low), next,
+               comm);
+        recvIf(rewriter, loc, hasPrevious,
+               window(rewriter, loc, buffer, dim, 0, low), previous, comm);
+      }
+      if (high > 0) {
+        // My first `high` core elements are the previous device's high halo.
+        sendIf(rewriter, loc, hasPrevious,
+               window(rewriter, loc, buffer, dim, low, high), previous, comm);
+        recvIf(rewriter, loc, hasNext,
+               window(rewriter, loc, buffer, dim, low + core, high), next,
+               comm);
+      }
+    }
+    rewriter.replaceOp(op, bufferization::ToTensorOp::create(
+                               rewriter, loc, type, buffer, /*restrict=*/true,
+                               /*writable=*/true));
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::meshsdy::populatePointToPointCollectivePatterns(
     RewritePatternSet &patterns) {
-  patterns.add<AllGatherAsRing, AllToAllAsExchanges>(patterns.getContext());
+  patterns.add<AllGatherAsRing, AllToAllAsExchanges, UpdateHaloAsExchanges>(
+      patterns.getContext());
 }

@@ -159,3 +159,34 @@ func.func @reduce_scatter_accumulation_type(%arg0: tensor<8xf16>) -> tensor<2xf3
   return %0 : tensor<2xf32>
 }
 
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// update_halo: the low halo (1) from the previous device's last core row,
+// the high halo (2) from the next device's first two core rows; a chain of
+// blocking sends and receives, edge devices keep their halos.
+// CHECK-LABEL: func.func @update_halo
+// CHECK:         %[[BUF:.*]] = memref.alloc() : memref<7x3xf32>
+// CHECK:         memref.copy %{{.*}}, %[[BUF]]
+// CHECK:         %[[LAST:.*]] = memref.subview %[[BUF]][4, 0] [1, 3] [1, 1]
+// CHECK:         scf.if
+// CHECK:           mpi.send
+// CHECK:         %[[LOW:.*]] = memref.subview %[[BUF]][0, 0] [1, 3] [1, 1]
+// CHECK:         scf.if
+// CHECK:           mpi.recv
+// CHECK:           memref.copy %{{.*}}, %[[LOW]]
+// CHECK:         %[[FIRST:.*]] = memref.subview %[[BUF]][1, 0] [2, 3] [1, 1]
+// CHECK:         scf.if
+// CHECK:           mpi.send
+// CHECK:         %[[HIGH:.*]] = memref.subview %[[BUF]][5, 0] [2, 3] [1, 1]
+// CHECK:         scf.if
+// CHECK:           mpi.recv
+// CHECK:           memref.copy %{{.*}}, %[[HIGH]]
+// CHECK:         bufferization.to_tensor %[[BUF]]
+// CHECK-NOT:     mesh.update_halo
+func.func @update_halo(%arg0: tensor<7x3xf32>) -> tensor<7x3xf32> {
+  %0 = mesh.update_halo %arg0 on @mesh_4 split_axes = [[0]] halo_sizes = [1, 2] : tensor<7x3xf32>
+  return %0 : tensor<7x3xf32>
+}
