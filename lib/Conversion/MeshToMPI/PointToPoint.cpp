@@ -169,6 +169,50 @@ bool staticGroup(Operation *op, MeshOp mesh, ArrayRef<MeshAxis> axes,
          });
 }
 
+/// What a step of the exchange loop works with.
+struct Group {
+  Value comm, me, count, one, sendBuffer, recvBuffer;
+};
+
+/// The scaffolding all_gather and all_to_all share: the group's
+/// communicator and in-group index, the device's own block (`ownBlock`)
+/// copied into block `me` of the [g, piece...] buffer `target`, a loop
+/// s = 1 .. g-1 whose body `step` builds, and the result: `target`'s blocks
+/// joined along `axis`, as `resultType`.
+Value exchangeBlocks(PatternRewriter &rewriter, Location loc, MeshOp mesh,
+                     ArrayRef<MeshAxis> axes, int64_t count, Value target,
+                     Value ownBlock, int64_t axis, Type resultType,
+                     function_ref<void(OpBuilder &, Value, const Group &)> step) {
+  auto targetType = cast<MemRefType>(target.getType());
+  auto pieceType = MemRefType::get(targetType.getShape().drop_front(),
+                                   targetType.getElementType());
+  Group group;
+  group.sendBuffer = memref::AllocOp::create(rewriter, loc, pieceType);
+  group.recvBuffer = memref::AllocOp::create(rewriter, loc, pieceType);
+  group.comm = meshsdy::buildGroupComm(rewriter, loc, mesh, axes);
+  group.me = buildInGroupIndex(rewriter, loc, mesh, axes);
+  group.count = arith::ConstantIndexOp::create(rewriter, loc, count);
+  group.one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  memref::CopyOp::create(rewriter, loc, ownBlock,
+                         blockView(rewriter, loc, target, group.me));
+  scf::ForOp::create(rewriter, loc, group.one, group.count, group.one,
+                     ValueRange{},
+                     [&](OpBuilder &body, Location, Value s, ValueRange) {
+                       step(body, s, group);
+                       scf::YieldOp::create(body, loc);
+                     });
+  memref::DeallocOp::create(rewriter, loc, group.sendBuffer);
+  memref::DeallocOp::create(rewriter, loc, group.recvBuffer);
+  Value blocks = bufferization::ToTensorOp::create(
+      rewriter, loc,
+      RankedTensorType::get(targetType.getShape(), targetType.getElementType()),
+      target, /*restrict=*/true, /*writable=*/true);
+  Value result = fromBlocks(rewriter, loc, blocks, axis);
+  if (result.getType() != resultType)
+    result = tensor::CastOp::create(rewriter, loc, resultType, result);
+  return result;
+}
+
 /// all_gather as a ring: in step s, each device sends the block it got in
 /// step s-1 (its own at first) to the next device and receives the previous
 /// device's into block (me - s) mod g.
@@ -186,40 +230,27 @@ struct AllGatherAsRing : OpRewritePattern<AllGatherOp> {
     auto input = cast<RankedTensorType>(op.getInput().getType());
     SmallVector<int64_t> blocksShape{count};
     llvm::append_range(blocksShape, input.getShape());
-    auto pieceType = MemRefType::get(input.getShape(), input.getElementType());
-    auto blocksType = MemRefType::get(blocksShape, input.getElementType());
-    Value blocks = memref::AllocOp::create(rewriter, loc, blocksType);
-    Value sendBuffer = memref::AllocOp::create(rewriter, loc, pieceType);
-    Value recvBuffer = memref::AllocOp::create(rewriter, loc, pieceType);
-    Value own = bufferization::ToBufferOp::create(rewriter, loc, pieceType,
-                                                  op.getInput());
-    Value comm = meshsdy::buildGroupComm(rewriter, loc, mesh, op.getMeshAxes());
-    Value me = buildInGroupIndex(rewriter, loc, mesh, op.getMeshAxes());
-    Value g = arith::ConstantIndexOp::create(rewriter, loc, count);
-    memref::CopyOp::create(rewriter, loc, own,
-                           blockView(rewriter, loc, blocks, me));
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    scf::ForOp::create(
-        rewriter, loc, one, g, one, ValueRange{},
-        [&](OpBuilder &body, Location, Value s, ValueRange) {
-          // Sent: block (me - s + 1) mod g; received: (me - s) mod g.
-          Value back = arith::SubIOp::create(body, loc, g, s);
-          Value received = addMod(body, loc, me, back, g);
-          Value sent = addMod(body, loc, received, one, g);
-          exchange(body, loc, comm, me, g, one, blocks, sent, blocks,
-                   received, sendBuffer, recvBuffer);
-          scf::YieldOp::create(body, loc);
-        });
-    memref::DeallocOp::create(rewriter, loc, sendBuffer);
-    memref::DeallocOp::create(rewriter, loc, recvBuffer);
-    Value gathered = bufferization::ToTensorOp::create(
-        rewriter, loc, RankedTensorType::get(blocksShape, input.getElementType()),
-        blocks, /*restrict=*/true, /*writable=*/true);
-    Value result = fromBlocks(rewriter, loc, gathered,
-                              op.getGatherAxis().getSExtValue());
-    if (result.getType() != op.getType())
-      result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
-    rewriter.replaceOp(op, result);
+    Value blocks = memref::AllocOp::create(
+        rewriter, loc, MemRefType::get(blocksShape, input.getElementType()));
+    Value own = bufferization::ToBufferOp::create(
+        rewriter, loc, MemRefType::get(input.getShape(), input.getElementType()),
+        op.getInput());
+    rewriter.replaceOp(
+        op, exchangeBlocks(
+                rewriter, loc, mesh, op.getMeshAxes(), count, blocks, own,
+                op.getGatherAxis().getSExtValue(), op.getType(),
+                [&](OpBuilder &body, Value s, const Group &group) {
+                  // Sent: block (me - s + 1) mod g; received: (me - s) mod g.
+                  Value back =
+                      arith::SubIOp::create(body, loc, group.count, s);
+                  Value received =
+                      addMod(body, loc, group.me, back, group.count);
+                  Value sent =
+                      addMod(body, loc, received, group.one, group.count);
+                  exchange(body, loc, group.comm, group.me, group.count,
+                           group.one, blocks, sent, blocks, received,
+                           group.sendBuffer, group.recvBuffer);
+                }));
     return success();
   }
 };
@@ -242,39 +273,25 @@ struct AllToAllAsExchanges : OpRewritePattern<AllToAllOp> {
     auto blocksType = cast<RankedTensorType>(blocksIn.getType());
     auto bufferType =
         MemRefType::get(blocksType.getShape(), blocksType.getElementType());
-    auto pieceType = MemRefType::get(blocksType.getShape().drop_front(),
-                                     blocksType.getElementType());
     Value source = bufferization::ToBufferOp::create(rewriter, loc, bufferType,
                                                      blocksIn);
     Value target = memref::AllocOp::create(rewriter, loc, bufferType);
-    Value sendBuffer = memref::AllocOp::create(rewriter, loc, pieceType);
-    Value recvBuffer = memref::AllocOp::create(rewriter, loc, pieceType);
-    Value comm = meshsdy::buildGroupComm(rewriter, loc, mesh, op.getMeshAxes());
+    // The device's own block stays: it is copied from source to target.
     Value me = buildInGroupIndex(rewriter, loc, mesh, op.getMeshAxes());
-    Value g = arith::ConstantIndexOp::create(rewriter, loc, count);
-    memref::CopyOp::create(rewriter, loc, blockView(rewriter, loc, source, me),
-                           blockView(rewriter, loc, target, me));
-    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-    scf::ForOp::create(
-        rewriter, loc, one, g, one, ValueRange{},
-        [&](OpBuilder &body, Location, Value s, ValueRange) {
-          Value to = addMod(body, loc, me, s, g);
-          Value back = arith::SubIOp::create(body, loc, g, s);
-          Value from = addMod(body, loc, me, back, g);
-          exchange(body, loc, comm, me, g, s, source, to, target, from,
-                   sendBuffer, recvBuffer);
-          scf::YieldOp::create(body, loc);
-        });
-    memref::DeallocOp::create(rewriter, loc, sendBuffer);
-    memref::DeallocOp::create(rewriter, loc, recvBuffer);
-    Value exchanged = bufferization::ToTensorOp::create(
-        rewriter, loc, blocksType, target, /*restrict=*/true,
-        /*writable=*/true);
-    Value result = fromBlocks(rewriter, loc, exchanged,
-                              op.getConcatAxis().getSExtValue());
-    if (result.getType() != op.getType())
-      result = tensor::CastOp::create(rewriter, loc, op.getType(), result);
-    rewriter.replaceOp(op, result);
+    rewriter.replaceOp(
+        op, exchangeBlocks(
+                rewriter, loc, mesh, op.getMeshAxes(), count, target,
+                blockView(rewriter, loc, source, me),
+                op.getConcatAxis().getSExtValue(), op.getType(),
+                [&](OpBuilder &body, Value s, const Group &group) {
+                  Value to = addMod(body, loc, group.me, s, group.count);
+                  Value back =
+                      arith::SubIOp::create(body, loc, group.count, s);
+                  Value from = addMod(body, loc, group.me, back, group.count);
+                  exchange(body, loc, group.comm, group.me, group.count, s,
+                           source, to, target, from, group.sendBuffer,
+                           group.recvBuffer);
+                }));
     return success();
   }
 };
