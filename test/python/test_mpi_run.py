@@ -173,3 +173,14 @@ def test_a_failing_rank_is_named() -> None:
     """
     with pytest.raises(mpirun.RunError, match=r"^rank [01] failed: RuntimeError: JIT compilation of @f failed"):
         mpirun.run(source, "f", [np.ones(4, np.float32)], ranks=2, partitioned=True, timeout=60)
+
+
+def test_unpartitioned_reference_runs_natively_on_one_process() -> None:
+    """--check's reference: the global program, annotations dropped,
+    compiled and run on one rank."""
+    source = CONTRACTION.format(t="f64", dot=".0")
+    x, w = inputs_for([(4, 8), (8, 16)], np.float64, seed=9)
+    (want,) = mpirun.run_unpartitioned(source, "f", [x, w], timeout=120)
+    np.testing.assert_allclose(want, x @ w, rtol=1e-12)
+    (got,) = mpirun.run(source, "f", [x, w], ranks=4, timeout=120)
+    np.testing.assert_allclose(got, want, rtol=1e-12, atol=1e-12)

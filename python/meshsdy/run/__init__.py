@@ -150,12 +150,72 @@ def run(
 
     pieces = [sim.shard(np.asarray(x, dtype=d), s, mesh) if np.ndim(x) else [np.asarray(x, dtype=d)] * ranks
               for x, s, d in zip(inputs, arg_shardings, arg_dtypes, strict=True)]
+    per_rank = _launch(llvm_text, func, [[p[r] for p in pieces] for r in range(ranks)], outs, timeout, timings)
+    return [sim.unshard([per_rank[r][i] for r in range(ranks)], s, mesh)
+            for i, s in enumerate(out_shardings)]
+
+
+def run_unpartitioned(source: str, func: str, inputs: Sequence[np.ndarray], *,
+                      timeout: float = 300.0) -> list[np.ndarray]:
+    """Runs the global program `source` natively on one process, its
+    sharding annotations dropped (they do not change its values): the
+    reference `--check` compares a partitioned run with."""
+    with ir.Context():
+        try:
+            module = ir.Module.parse(source)
+        except ir.MLIRError as e:
+            raise RunError(error_line(e)) from None
+        func_op = _function(module, func)
+        shards: list[ir.Operation] = []
+        module.operation.walk(lambda op: (shards.append(op) if op.name == "mesh.shard" else None,
+                                          ir.WalkResult.ADVANCE)[1])
+        for shard in shards:
+            shard.results[0].replace_all_uses_with(shard.operands[0])
+            shard.erase()
+        leftover: list[str] = []
+
+        def drop(op: ir.Operation) -> ir.WalkResult:
+            if op.name == "mesh.sharding" and not list(op.results[0].uses):
+                leftover.append("")
+            elif op.name.startswith("mesh.") and op.name != "mesh.mesh":
+                leftover.append(op.name)
+            return ir.WalkResult.ADVANCE
+
+        module.operation.walk(drop)
+        if any(leftover):
+            raise RunError(f"the global program has device-dependent ops ({sorted(set(filter(None, leftover)))})")
+        shardings: list[ir.Operation] = []
+        module.operation.walk(lambda op: (shardings.append(op) if op.name == "mesh.sharding" else None,
+                                          ir.WalkResult.ADVANCE)[1])
+        for sharding in shardings:
+            sharding.erase()
+        ftype = ir.FunctionType(ir.TypeAttr(func_op.attributes["function_type"]).value)
+        arg_types = _tensor_types(ftype.inputs, "an argument")
+        out_types = _tensor_types(ftype.results, "a result")
+        if len(inputs) != len(arg_types):
+            raise RunError(f"@{func} takes {len(arg_types)} inputs, got {len(inputs)}")
+        try:
+            lower_to_llvm(module)
+        except ir.MLIRError as e:
+            raise RunError(f"lowering to LLVM failed: {error_line(e)}") from None
+        llvm_text = str(module)
+        outs = [{"shape": list(t.shape), "dtype": dtype_of(t.element_type).str} for t in out_types]
+        arg_dtypes = [dtype_of(t.element_type) for t in arg_types]
+    values = [np.asarray(x, dtype=d) for x, d in zip(inputs, arg_dtypes, strict=True)]
+    return _launch(llvm_text, func, [values], outs, timeout, None)[0]
+
+
+def _launch(llvm_text: str, func: str, per_rank_inputs: list[list[np.ndarray]], outs: list[dict],
+            timeout: float, timings: list[dict[str, float]] | None) -> list[list[np.ndarray]]:
+    """Runs the lowered module on one MPI rank per entry of
+    `per_rank_inputs`; returns each rank's outputs."""
+    ranks = len(per_rank_inputs)
     with tempfile.TemporaryDirectory(prefix="meshsdy-run-") as tmp:
         work = Path(tmp)
         (work / "module.mlir").write_text(llvm_text)
         (work / "meta.json").write_text(json.dumps({"func": func, "outputs": outs}))
-        for rank in range(ranks):
-            np.savez(work / f"in{rank}.npz", *[np.ascontiguousarray(p[rank]) for p in pieces])
+        for rank, values in enumerate(per_rank_inputs):
+            np.savez(work / f"in{rank}.npz", *[np.ascontiguousarray(v) for v in values])
         command = [mpiexec(), "-n", str(ranks), sys.executable, "-m", "meshsdy.run._worker", str(work)]
         # A session of its own, so that a hang ends with every rank killed.
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
@@ -179,8 +239,7 @@ def run(
         for rank in range(ranks):
             with np.load(work / f"out{rank}.npz") as data:
                 per_rank.append([data[f"arr_{i}"] for i in range(len(outs))])
-    return [sim.unshard([per_rank[r][i] for r in range(ranks)], s, mesh)
-            for i, s in enumerate(out_shardings)]
+    return per_rank
 
 
 def _global_types(func_op: ir.Operation, kind: str, local: Sequence[ir.Type]) -> list[ir.Type]:
