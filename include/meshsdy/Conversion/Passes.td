@@ -48,9 +48,14 @@ def ConvertMeshToMPIPass : Pass<"convert-mesh-to-mpi", "::mlir::ModuleOp"> {
       moved through `bufferization.to_buffer` / `to_tensor`. `average`
       becomes a sum divided by the group size.
 
-    Collectives without an MPI counterpart here (`broadcast`, `gather`,
-    `scatter`, `reduce`, `send`, `recv`, `shift`,
-    `neighbors_linear_indices`), dynamic meshes and `generic` reductions are
+    - lowers `broadcast`, `gather` and `scatter` to the root's sends or
+      receives, one device after another; `reduce` to an `all_reduce` (the
+      non-roots' result is undefined); `shift` to one exchange along its
+      axis; `send` and `recv` (with a source) to `mpi.send` / `mpi.recv` on
+      the world communicator.
+
+    Dynamic roots, destinations and sources, a `recv` without a source,
+    `neighbors_linear_indices`, dynamic meshes and `generic` reductions are
     errors; the module is left unchanged.
   }];
   let dependentDialects = [

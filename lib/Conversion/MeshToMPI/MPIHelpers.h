@@ -25,6 +25,24 @@ Value flattenBuffer(OpBuilder &builder, Location loc, Value buffer);
 /// per device), pairwise exchange for all_to_all ((g-1)/g*b).
 void populatePointToPointCollectivePatterns(RewritePatternSet &patterns);
 
+/// broadcast, gather, scatter (the root's transfers one after another),
+/// reduce (as all_reduce), shift, and send / recv with an explicit source,
+/// as blocking mpi.send / mpi.recv.
+void populateRootedCollectivePatterns(RewritePatternSet &patterns);
+
+/// Block `index` of the [g, piece...] buffer `blocks`, as a rank-reduced view.
+Value blockView(OpBuilder &builder, Location loc, Value blocks, Value index);
+
+/// tensor<..., g*p at `axis`, ...> as tensor<g, ..., p, ...>: piece k of the
+/// axis becomes block k.
+Value splitBlocks(OpBuilder &builder, Location loc, Value value, int64_t axis,
+                  int64_t count);
+
+/// The inverse: block k of tensor<g, piece...> becomes piece k of `axis`,
+/// cast to `resultType`.
+Value joinBlocks(OpBuilder &builder, Location loc, Value blocks, int64_t axis,
+                 Type resultType);
+
 } // namespace mlir::meshsdy
 
 #endif // MESHSDY_LIB_CONVERSION_MESHTOMPI_MPIHELPERS_H

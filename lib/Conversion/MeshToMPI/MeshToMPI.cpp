@@ -166,7 +166,8 @@ struct ConvertMeshToMPIPass
           isa<MeshOp, ShardingOp, ShardOp, MeshShapeOp>(op))
         return WalkResult::advance();
       if (!isa<AllReduceOp, AllGatherOp, AllToAllOp, ReduceScatterOp,
-               AllSliceOp, UpdateHaloOp, ProcessMultiIndexOp,
+               AllSliceOp, UpdateHaloOp, BroadcastOp, GatherOp, ScatterOp,
+               ReduceOp, ShiftOp, SendOp, RecvOp, ProcessMultiIndexOp,
                ProcessLinearIndexOp>(op)) {
         op->emitOpError("unsupported by convert-mesh-to-mpi");
         return WalkResult::interrupt();
@@ -196,11 +197,40 @@ struct ConvertMeshToMPIPass
           return WalkResult::interrupt();
         }
       }
+      auto dynamicOperand = [&](ValueRange values, StringRef what) {
+        if (values.empty())
+          return false;
+        op->emitOpError("unsupported by convert-mesh-to-mpi: a dynamic ")
+            << what;
+        return true;
+      };
+      if ((isa<BroadcastOp>(op) &&
+           dynamicOperand(cast<BroadcastOp>(op).getRootDynamic(), "root")) ||
+          (isa<GatherOp>(op) &&
+           dynamicOperand(cast<GatherOp>(op).getRootDynamic(), "root")) ||
+          (isa<ScatterOp>(op) &&
+           dynamicOperand(cast<ScatterOp>(op).getRootDynamic(), "root")) ||
+          (isa<ReduceOp>(op) &&
+           dynamicOperand(cast<ReduceOp>(op).getRootDynamic(), "root")) ||
+          (isa<SendOp>(op) && dynamicOperand(
+                                  cast<SendOp>(op).getDestinationDynamic(),
+                                  "destination")) ||
+          (isa<RecvOp>(op) && dynamicOperand(
+                                  cast<RecvOp>(op).getSourceDynamic(),
+                                  "source")))
+        return WalkResult::interrupt();
+      if (auto recv = dyn_cast<RecvOp>(op); recv && !recv.getSource()) {
+        op->emitOpError("unsupported by convert-mesh-to-mpi: a recv without "
+                        "a source (the mpi dialect has no MPI_ANY_SOURCE)");
+        return WalkResult::interrupt();
+      }
       // reduce_scatter becomes an all_reduce, with the same checks.
       std::optional<ReductionKind> kind;
       if (auto reduce = dyn_cast<AllReduceOp>(op))
         kind = reduce.getReduction();
       if (auto reduce = dyn_cast<ReduceScatterOp>(op))
+        kind = reduce.getReduction();
+      if (auto reduce = dyn_cast<ReduceOp>(op))
         kind = reduce.getReduction();
       if (kind) {
         if (!mpiReduction(*kind)) {
@@ -224,6 +254,7 @@ struct ConvertMeshToMPIPass
     // Ahead of the decompositions (higher benefit): all_gather and all_to_all
     // move only what they need.
     meshsdy::populatePointToPointCollectivePatterns(patterns);
+    meshsdy::populateRootedCollectivePatterns(patterns);
     populateCollectiveDecompositionPatterns(patterns);
     populateAllSliceLoweringPatterns(patterns);
     populateProcessIndexLoweringPatterns(patterns);

@@ -426,3 +426,21 @@ void mlir::meshsdy::populatePointToPointCollectivePatterns(
   patterns.add<AllGatherAsRing, AllToAllAsExchanges, UpdateHaloAsExchanges>(
       patterns.getContext());
 }
+
+Value mlir::meshsdy::blockView(OpBuilder &builder, Location loc, Value blocks,
+                               Value index) {
+  return ::blockView(builder, loc, blocks, index);
+}
+
+Value mlir::meshsdy::splitBlocks(OpBuilder &builder, Location loc, Value value,
+                                 int64_t axis, int64_t count) {
+  return toBlocks(builder, loc, value, axis, count);
+}
+
+Value mlir::meshsdy::joinBlocks(OpBuilder &builder, Location loc, Value blocks,
+                                int64_t axis, Type resultType) {
+  Value result = fromBlocks(builder, loc, blocks, axis);
+  if (result.getType() != resultType)
+    result = tensor::CastOp::create(builder, loc, resultType, result);
+  return result;
+}

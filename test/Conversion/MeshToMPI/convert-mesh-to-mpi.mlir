@@ -123,9 +123,39 @@ func.func @all_to_all(%arg0: tensor<2x6xf32>) -> tensor<6x2xf32> {
 
 mesh.mesh @mesh_4(shape = 4)
 
-func.func @unsupported_collective(%arg0: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'mesh.broadcast' op unsupported by convert-mesh-to-mpi}}
-  %0 = mesh.broadcast %arg0 on @mesh_4 mesh_axes = [0] root = [0] : (tensor<4xf32>) -> tensor<4xf32>
+func.func @recv_without_source(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{'mesh.recv' op unsupported by convert-mesh-to-mpi: a recv without a source (the mpi dialect has no MPI_ANY_SOURCE)}}
+  %0 = mesh.recv %arg0 on @mesh_4 mesh_axes = [0] : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+func.func @dynamic_root(%arg0: tensor<4xf32>, %r: index) -> tensor<4xf32> {
+  // expected-error @+1 {{'mesh.broadcast' op unsupported by convert-mesh-to-mpi: a dynamic root}}
+  %0 = mesh.broadcast %arg0 on @mesh_4 mesh_axes = [0] root = [%r] : (tensor<4xf32>, index) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// broadcast: the root sends to every other device of the group, the others
+// receive from it.
+// CHECK-LABEL: func.func @broadcast
+// CHECK:         %[[ROOT:.*]] = arith.cmpi eq, %{{.*}}, %{{.*}} : index
+// CHECK:         scf.if %[[ROOT]] {
+// CHECK:           scf.for
+// CHECK:             scf.if
+// CHECK:               mpi.send
+// CHECK:         } else {
+// CHECK:           mpi.recv
+// CHECK-NOT:     mesh.broadcast
+func.func @broadcast(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = mesh.broadcast %arg0 on @mesh_4 mesh_axes = [0] root = [2] : (tensor<4xf32>) -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }
 
