@@ -93,3 +93,27 @@ def test_send_and_recv_with_a_source() -> None:
     (got,) = mpirun.run(source, "f", [x], ranks=4, partitioned=True, timeout=120)
     np.testing.assert_array_equal(got[:6], x[:6])
     np.testing.assert_array_equal(got[6:], x[:2])
+
+
+@pytest.mark.parametrize("kind,element", [("sum", "f32"), ("max", "f32"), ("min", "i32"), ("average", "f64"),
+                                          ("bitwise_xor", "i32")])
+def test_reduce_scatter_ring(kind: str, element: str) -> None:
+    """reduce_scatter as a ring of sends and receives with a local combine
+    ((g-1)/g of the data per device), for each kind of reduction."""
+    body = (f"%r = mesh.reduce_scatter %x on @mesh mesh_axes = [0] reduction = <{kind}> scatter_axis = 1 "
+            f": tensor<2x8x{element}> -> tensor<2x2x{element}>\n  return %r : tensor<2x2x{element}>")
+    source = program(body, f"tensor<2x8x{element}>", f"tensor<2x2x{element}>", f"tensor<8x8x{element}>")
+    source = source.replace("tensor<8x2xf32>", f"tensor<8x2x{element}>")
+    with ir.Context():
+        lowered = ir.Module.parse(source)
+        PassManager.parse("builtin.module(convert-mesh-to-mpi)").run(lowered.operation)
+        assert "mpi.allreduce" not in str(lowered) and "mpi.send" in str(lowered)
+    rng = np.random.default_rng(4)
+    dtype = {"f32": np.float32, "f64": np.float64, "i32": np.int32}[element]
+    x = (rng.standard_normal((8, 8)) if element != "i32" else rng.integers(-50, 50, (8, 8))).astype(dtype)
+    mesh = sim.Mesh((4,), "mesh")
+    split = sim.Sharding(split_axes=((0,),), mesh="mesh")
+    (want,) = sim.simulate(source, "f", [sim.shard(x, split, mesh)])
+    (got,) = mpirun.run(source, "f", [x], ranks=4, partitioned=True, timeout=120)
+    for device in range(4):
+        np.testing.assert_allclose(got[2 * device:2 * device + 2], want[device], rtol=1e-6, err_msg=f"device {device}")

@@ -36,8 +36,9 @@ def ConvertMeshToMPIPass : Pass<"convert-mesh-to-mpi", "::mlir::ModuleOp"> {
       deadlock);
     - lowers `update_halo` (tensors, static halo sizes) to exchanges with
       the previous and next device of each split dimension's group;
-    - expresses `reduce_scatter` with `all_reduce` and `all_slice` (as
-      `mesh-decompose-collectives`);
+    - lowers `reduce_scatter` to a ring: g-1 steps, each sending a partial
+      block to the next device and adding the previous device's into the
+      own (a `linalg.generic` on buffers); `average` divides at the end;
     - lowers `all_slice` and `process_multi_index` to index arithmetic and
       `tensor.extract_slice` (as `mesh-lower-all-slice` and
       `mesh-lower-process-index`);

@@ -20,6 +20,7 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/TypeUtilities.h"
 
 using namespace mlir;
 using namespace mlir::mesh;
@@ -153,8 +154,9 @@ void exchange(OpBuilder &builder, Location loc, Value comm, Value me,
         send(b);
         scf::YieldOp::create(b, loc);
       });
-  memref::CopyOp::create(builder, loc, recvBuffer,
-                         blockView(builder, loc, target, recvBlock));
+  if (target) // else the caller reads recvBuffer
+    memref::CopyOp::create(builder, loc, recvBuffer,
+                           blockView(builder, loc, target, recvBlock));
 }
 
 bool staticGroup(Operation *op, MeshOp mesh, ArrayRef<MeshAxis> axes,
@@ -296,6 +298,142 @@ struct AllToAllAsExchanges : OpRewritePattern<AllToAllOp> {
   }
 };
 
+/// `into = into (kind) from`, elementwise, on two buffers of one shape.
+void combineInto(OpBuilder &b, Location loc, ReductionKind kind, Value from,
+                 Value into) {
+  auto type = cast<MemRefType>(into.getType());
+  int64_t rank = type.getRank();
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  SmallVector<utils::IteratorType> parallel(rank,
+                                            utils::IteratorType::parallel);
+  bool isFloat = isa<FloatType>(type.getElementType());
+  linalg::GenericOp::create(
+      b, loc, ValueRange{from}, ValueRange{into},
+      ArrayRef<AffineMap>{identity, identity}, parallel,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value x = args[0], acc = args[1], combined;
+        switch (kind) {
+        case ReductionKind::Sum:
+        case ReductionKind::Average:
+          combined = isFloat ? arith::AddFOp::create(nb, nloc, acc, x).getResult()
+                             : arith::AddIOp::create(nb, nloc, acc, x).getResult();
+          break;
+        case ReductionKind::Product:
+          combined = isFloat ? arith::MulFOp::create(nb, nloc, acc, x).getResult()
+                             : arith::MulIOp::create(nb, nloc, acc, x).getResult();
+          break;
+        case ReductionKind::Max:
+          combined =
+              isFloat ? arith::MaximumFOp::create(nb, nloc, acc, x).getResult()
+                      : arith::MaxSIOp::create(nb, nloc, acc, x).getResult();
+          break;
+        case ReductionKind::Min:
+          combined =
+              isFloat ? arith::MinimumFOp::create(nb, nloc, acc, x).getResult()
+                      : arith::MinSIOp::create(nb, nloc, acc, x).getResult();
+          break;
+        case ReductionKind::BitwiseAnd:
+          combined = arith::AndIOp::create(nb, nloc, acc, x);
+          break;
+        case ReductionKind::BitwiseOr:
+          combined = arith::OrIOp::create(nb, nloc, acc, x);
+          break;
+        case ReductionKind::BitwiseXor:
+        case ReductionKind::Generic: // rejected by the pass
+          combined = arith::XOrIOp::create(nb, nloc, acc, x);
+          break;
+        }
+        linalg::YieldOp::create(nb, nloc, combined);
+      });
+}
+
+/// reduce_scatter as a ring: the input cut into [g, piece] blocks; in step
+/// t = 0 .. g-2 each device sends its partial block (me - t - 1) mod g to
+/// the next device and adds the previous device's partial block
+/// (me - t - 2) mod g into its own. Block j starts at device j+1 and picks
+/// up every device's contribution on its way round to device j, which ends
+/// with it whole: (g-1)/g of the input sent per device.
+struct ReduceScatterAsRing : OpRewritePattern<ReduceScatterOp> {
+  ReduceScatterAsRing(MLIRContext *ctx)
+      : OpRewritePattern(ctx, /*benefit=*/2) {}
+
+  LogicalResult matchAndRewrite(ReduceScatterOp op,
+                                PatternRewriter &rewriter) const override {
+    ScanningSymbolTableCollection symbolTables;
+    MeshOp mesh = getMesh(op, symbolTables);
+    int64_t count;
+    auto result = cast<RankedTensorType>(op.getType());
+    if (!staticGroup(op, mesh, op.getMeshAxes(), count) ||
+        !result.hasStaticShape() ||
+        result.getElementType() !=
+            getElementTypeOrSelf(op.getInput().getType()) ||
+        op.getReduction() == ReductionKind::Generic)
+      return rewriter.notifyMatchFailure(op, "checked by the pass");
+    Location loc = op.getLoc();
+    Value blocksIn = toBlocks(rewriter, loc, op.getInput(),
+                              op.getScatterAxis().getSExtValue(), count);
+    auto blocksType = cast<RankedTensorType>(blocksIn.getType());
+    auto bufferType =
+        MemRefType::get(blocksType.getShape(), blocksType.getElementType());
+    auto pieceType = MemRefType::get(blocksType.getShape().drop_front(),
+                                     blocksType.getElementType());
+    Value blocks = memref::AllocOp::create(rewriter, loc, bufferType);
+    memref::CopyOp::create(
+        rewriter, loc,
+        bufferization::ToBufferOp::create(rewriter, loc, bufferType, blocksIn),
+        blocks);
+    Value sendBuffer = memref::AllocOp::create(rewriter, loc, pieceType);
+    Value recvBuffer = memref::AllocOp::create(rewriter, loc, pieceType);
+    Value comm = meshsdy::buildGroupComm(rewriter, loc, mesh, op.getMeshAxes());
+    Value me = buildInGroupIndex(rewriter, loc, mesh, op.getMeshAxes());
+    Value g = arith::ConstantIndexOp::create(rewriter, loc, count);
+    Value one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+    scf::ForOp::create(
+        rewriter, loc, one, g, one, ValueRange{},
+        [&](OpBuilder &body, Location, Value s, ValueRange) {
+          // With s = t + 1: sent (me - s) mod g, received (me - s - 1) mod g.
+          Value back = arith::SubIOp::create(body, loc, g, s);
+          Value sent = addMod(body, loc, me, back, g);
+          Value received = addMod(
+              body, loc, sent, arith::SubIOp::create(body, loc, g, one), g);
+          exchange(body, loc, comm, me, g, one, blocks, sent,
+                   /*target=*/Value(), /*recvBlock=*/Value(), sendBuffer,
+                   recvBuffer);
+          combineInto(body, loc, op.getReduction(), recvBuffer,
+                      blockView(body, loc, blocks, received));
+          scf::YieldOp::create(body, loc);
+        });
+    Value piece = memref::AllocOp::create(rewriter, loc, pieceType);
+    memref::CopyOp::create(rewriter, loc, blockView(rewriter, loc, blocks, me),
+                           piece);
+    memref::DeallocOp::create(rewriter, loc, sendBuffer);
+    memref::DeallocOp::create(rewriter, loc, recvBuffer);
+    memref::DeallocOp::create(rewriter, loc, blocks);
+    Value reduced = bufferization::ToTensorOp::create(
+        rewriter, loc,
+        RankedTensorType::get(pieceType.getShape(), pieceType.getElementType()),
+        piece, /*restrict=*/true, /*writable=*/true);
+    if (op.getReduction() == ReductionKind::Average) {
+      auto type = cast<RankedTensorType>(reduced.getType());
+      Type element = type.getElementType();
+      Attribute size = isa<FloatType>(element)
+                           ? Attribute(rewriter.getFloatAttr(element, count))
+                           : Attribute(rewriter.getIntegerAttr(element, count));
+      Value divisor = arith::ConstantOp::create(
+          rewriter, loc, type, DenseElementsAttr::get(type, size));
+      reduced = isa<FloatType>(element)
+                    ? arith::DivFOp::create(rewriter, loc, reduced, divisor)
+                          .getResult()
+                    : arith::DivSIOp::create(rewriter, loc, reduced, divisor)
+                          .getResult();
+    }
+    if (reduced.getType() != op.getType())
+      reduced = tensor::CastOp::create(rewriter, loc, op.getType(), reduced);
+    rewriter.replaceOp(op, reduced);
+    return success();
+  }
+};
+
 /// A strided window of `buffer`: `size` elements from `offset` along `dim`,
 /// everything along the other dimensions.
 Value window(OpBuilder &builder, Location loc, Value buffer, int64_t dim,
@@ -423,8 +561,8 @@ struct UpdateHaloAsExchanges : OpRewritePattern<UpdateHaloOp> {
 
 void mlir::meshsdy::populatePointToPointCollectivePatterns(
     RewritePatternSet &patterns) {
-  patterns.add<AllGatherAsRing, AllToAllAsExchanges, UpdateHaloAsExchanges>(
-      patterns.getContext());
+  patterns.add<AllGatherAsRing, AllToAllAsExchanges, ReduceScatterAsRing,
+               UpdateHaloAsExchanges>(patterns.getContext());
 }
 
 Value mlir::meshsdy::blockView(OpBuilder &builder, Location loc, Value blocks,

@@ -220,3 +220,22 @@ func.func @update_halo(%arg0: tensor<7x3xf32>) -> tensor<7x3xf32> {
   %0 = mesh.update_halo %arg0 on @mesh_4 split_axes = [[0]] halo_sizes = [1, 2] : tensor<7x3xf32>
   return %0 : tensor<7x3xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// reduce_scatter: a ring; each step sends a partial block on and adds the
+// received one into the device's own.
+// CHECK-LABEL: func.func @reduce_scatter
+// CHECK:         scf.for
+// CHECK:           mpi.send
+// CHECK:           mpi.recv
+// CHECK:           linalg.generic
+// CHECK:             arith.maximumf
+// CHECK-NOT:     mpi.allreduce
+// CHECK-NOT:     mesh.reduce_scatter
+func.func @reduce_scatter(%arg0: tensor<8x2xf32>) -> tensor<2x2xf32> {
+  %0 = mesh.reduce_scatter %arg0 on @mesh_4 mesh_axes = [0] reduction = <max> scatter_axis = 0 : tensor<8x2xf32> -> tensor<2x2xf32>
+  return %0 : tensor<2x2xf32>
+}
