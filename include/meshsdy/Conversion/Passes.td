@@ -50,8 +50,8 @@ def ConvertMeshToMPIPass : Pass<"convert-mesh-to-mpi", "::mlir::ModuleOp"> {
       becomes a sum divided by the group size.
 
     - lowers `broadcast`, `gather` and `scatter` to the root's sends or
-      receives, one device after another; `reduce` to an `all_reduce` (the
-      non-roots' result is undefined); `shift` to one exchange along its
+      receives, one device after another (`reduce` combining each piece at
+      the root); `shift` to one exchange along its
       axis; `send` and `recv` (with a source) to `mpi.send` / `mpi.recv` on
       the world communicator.
 

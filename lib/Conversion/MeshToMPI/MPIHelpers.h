@@ -30,6 +30,11 @@ void populatePointToPointCollectivePatterns(RewritePatternSet &patterns);
 /// as blocking mpi.send / mpi.recv.
 void populateRootedCollectivePatterns(RewritePatternSet &patterns);
 
+/// `into = into (kind) from`, elementwise (a linalg.generic on buffers of
+/// one shape; `average` adds).
+void combineInto(OpBuilder &builder, Location loc, mesh::ReductionKind kind,
+                 Value from, Value into);
+
 /// Block `index` of the [g, piece...] buffer `blocks`, as a rank-reduced view.
 Value blockView(OpBuilder &builder, Location loc, Value blocks, Value index);
 

@@ -298,9 +298,10 @@ struct AllToAllAsExchanges : OpRewritePattern<AllToAllOp> {
   }
 };
 
-/// `into = into (kind) from`, elementwise, on two buffers of one shape.
-void combineInto(OpBuilder &b, Location loc, ReductionKind kind, Value from,
-                 Value into) {
+} // namespace
+
+void mlir::meshsdy::combineInto(OpBuilder &b, Location loc, ReductionKind kind,
+                                Value from, Value into) {
   auto type = cast<MemRefType>(into.getType());
   int64_t rank = type.getRank();
   AffineMap identity = b.getMultiDimIdentityMap(rank);
@@ -346,6 +347,8 @@ void combineInto(OpBuilder &b, Location loc, ReductionKind kind, Value from,
         linalg::YieldOp::create(nb, nloc, combined);
       });
 }
+
+namespace {
 
 /// reduce_scatter as a ring: the input cut into [g, piece] blocks; in step
 /// t = 0 .. g-2 each device sends its partial block (me - t - 1) mod g to
@@ -399,7 +402,7 @@ struct ReduceScatterAsRing : OpRewritePattern<ReduceScatterOp> {
           exchange(body, loc, comm, me, g, one, blocks, sent,
                    /*target=*/Value(), /*recvBlock=*/Value(), sendBuffer,
                    recvBuffer);
-          combineInto(body, loc, op.getReduction(), recvBuffer,
+          meshsdy::combineInto(body, loc, op.getReduction(), recvBuffer,
                       blockView(body, loc, blocks, received));
           scf::YieldOp::create(body, loc);
         });

@@ -2,9 +2,8 @@
 //
 // The collectives partitioning never emits but a hand-written partitioned
 // program may hold, as blocking mpi.send / mpi.recv on the group's
-// communicator (the root's transfers one after another), except reduce,
-// which is an all_reduce whose result the non-roots may ignore (their
-// result is undefined).
+// communicator (the root's transfers one after another, reduce combining
+// each at the root).
 //
 //===----------------------------------------------------------------------===//
 
@@ -237,15 +236,55 @@ struct ScatterAsSends : OpRewritePattern<ScatterOp> {
   }
 };
 
-/// reduce: an all_reduce (the non-roots' result is undefined, so theirs may
-/// be the reduction too); then lowered with the all_reduces.
-struct ReduceAsAllReduce : OpRewritePattern<ReduceOp> {
+/// reduce: every other device sends its input to the root, which adds
+/// (combines) each into its own; the others' result is undefined (their
+/// input). `average` divides at the root.
+struct ReduceAtRoot : OpRewritePattern<ReduceOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(ReduceOp op,
                                 PatternRewriter &rewriter) const override {
-    rewriter.replaceOpWithNewOp<AllReduceOp>(
-        op, op.getType(), op.getMeshAttr(), op.getMeshAxesAttr(),
-        op.getInput(), op.getReductionAttr());
+    auto type = cast<RankedTensorType>(op.getType());
+    FailureOr<RootedGroup> group = getRootedGroup(op, rewriter);
+    if (failed(group) || !type.hasStaticShape() ||
+        type.getElementType() !=
+            cast<RankedTensorType>(op.getInput().getType()).getElementType())
+      return rewriter.notifyMatchFailure(op, "checked by the pass");
+    Location loc = op.getLoc();
+    Value own = bufferOf(rewriter, loc, op.getInput());
+    scf::IfOp::create(
+        rewriter, loc, group->isRoot,
+        [&](OpBuilder &b, Location) {
+          forOthers(b, loc, group->count, group->root,
+                    [&](OpBuilder &ib, Value k) {
+                      Value piece = memref::AllocOp::create(
+                          ib, loc, cast<MemRefType>(own.getType()));
+                      recvBuffer(ib, loc, piece, k, group->comm);
+                      meshsdy::combineInto(ib, loc, op.getReduction(), piece,
+                                           own);
+                      memref::DeallocOp::create(ib, loc, piece);
+                    });
+          scf::YieldOp::create(b, loc);
+        },
+        [&](OpBuilder &b, Location) {
+          sendBuffer(b, loc, own, group->root, group->comm);
+          scf::YieldOp::create(b, loc);
+        });
+    Value reduced = tensorOf(rewriter, loc, own, type);
+    if (op.getReduction() == ReductionKind::Average) {
+      Type element = type.getElementType();
+      Attribute size =
+          isa<FloatType>(element)
+              ? Attribute(rewriter.getFloatAttr(element, group->count))
+              : Attribute(rewriter.getIntegerAttr(element, group->count));
+      Value divisor = arith::ConstantOp::create(
+          rewriter, loc, type, DenseElementsAttr::get(type, size));
+      reduced = isa<FloatType>(element)
+                    ? arith::DivFOp::create(rewriter, loc, reduced, divisor)
+                          .getResult()
+                    : arith::DivSIOp::create(rewriter, loc, reduced, divisor)
+                          .getResult();
+    }
+    rewriter.replaceOp(op, reduced);
     return success();
   }
 };
@@ -401,6 +440,6 @@ struct RecvAsMPI : OpRewritePattern<RecvOp> {
 void mlir::meshsdy::populateRootedCollectivePatterns(
     RewritePatternSet &patterns) {
   patterns.add<BroadcastAsSends, GatherAsSends, ScatterAsSends,
-               ReduceAsAllReduce, ShiftAsExchange, SendAsMPI, RecvAsMPI>(
+               ReduceAtRoot, ShiftAsExchange, SendAsMPI, RecvAsMPI>(
       patterns.getContext());
 }
