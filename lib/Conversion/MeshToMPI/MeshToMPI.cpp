@@ -187,6 +187,18 @@ struct ConvertMeshToMPIPass
                           "tensor shapes");
           return WalkResult::interrupt();
         }
+        // Upstream's mpi-to-llvm has MPI datatypes for these only (and
+        // aborts on others): check here, with a location.
+        Type element = tensor ? tensor.getElementType() : Type();
+        if (element && !element.isF32() && !element.isF64() &&
+            !element.isSignlessInteger(8) && !element.isSignlessInteger(16) &&
+            !element.isSignlessInteger(32) && !element.isSignlessInteger(64)) {
+          op->emitOpError("unsupported by convert-mesh-to-mpi: element type ")
+              << element
+              << " (the mpi dialect's LLVM lowering has MPI datatypes for "
+                 "f32, f64, i8, i16, i32 and i64 only)";
+          return WalkResult::interrupt();
+        }
       }
       if (auto halo = dyn_cast<UpdateHaloOp>(op)) {
         if (!isa<RankedTensorType>(halo.getDestination().getType()) ||
