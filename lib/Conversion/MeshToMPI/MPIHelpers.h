@@ -35,6 +35,10 @@ void populateRootedCollectivePatterns(RewritePatternSet &patterns);
 void combineInto(OpBuilder &builder, Location loc, mesh::ReductionKind kind,
                  Value from, Value into);
 
+/// `sum` divided elementwise by `count` (an `average` reduction's last
+/// step): divf for floats, divsi (toward zero) for integers.
+Value divideByCount(OpBuilder &builder, Location loc, Value sum, int64_t count);
+
 /// Block `index` of the [g, piece...] buffer `blocks`, as a rank-reduced view.
 Value blockView(OpBuilder &builder, Location loc, Value blocks, Value index);
 

@@ -62,6 +62,19 @@ Value mlir::meshsdy::flattenBuffer(OpBuilder &builder, Location loc,
                                          ArrayRef<ReassociationIndices>{all});
 }
 
+Value mlir::meshsdy::divideByCount(OpBuilder &builder, Location loc,
+                                   Value sum, int64_t count) {
+  auto type = cast<RankedTensorType>(sum.getType());
+  Type element = type.getElementType();
+  bool isFloat = isa<FloatType>(element);
+  Attribute size = isFloat ? Attribute(builder.getFloatAttr(element, count))
+                           : Attribute(builder.getIntegerAttr(element, count));
+  Value divisor = arith::ConstantOp::create(
+      builder, loc, type, DenseElementsAttr::get(type, size));
+  return isFloat ? arith::DivFOp::create(builder, loc, sum, divisor).getResult()
+                 : arith::DivSIOp::create(builder, loc, sum, divisor).getResult();
+}
+
 namespace {
 
 std::optional<mpi::MPI_ReductionOpEnum> mpiReduction(ReductionKind kind) {
@@ -135,21 +148,9 @@ struct AllReduceAsMPI : OpRewritePattern<AllReduceOp> {
                              meshsdy::flattenBuffer(rewriter, loc, recv), *reduction, comm);
     Value reduced = bufferization::ToTensorOp::create(
         rewriter, loc, result, recv, /*restrict=*/true, /*writable=*/true);
-    if (op.getReduction() == ReductionKind::Average) {
-      int64_t groupSize = collectiveProcessGroupSize(axes, shape);
-      Type element = result.getElementType();
-      Attribute size =
-          isa<FloatType>(element)
-              ? Attribute(rewriter.getFloatAttr(element, groupSize))
-              : Attribute(rewriter.getIntegerAttr(element, groupSize));
-      Value divisor = arith::ConstantOp::create(
-          rewriter, loc, result, DenseElementsAttr::get(result, size));
-      reduced = isa<FloatType>(element)
-                    ? arith::DivFOp::create(rewriter, loc, reduced, divisor)
-                          .getResult()
-                    : arith::DivSIOp::create(rewriter, loc, reduced, divisor)
-                          .getResult();
-    }
+    if (op.getReduction() == ReductionKind::Average)
+      reduced = meshsdy::divideByCount(
+          rewriter, loc, reduced, collectiveProcessGroupSize(axes, shape));
     rewriter.replaceOp(op, reduced);
     return success();
   }

@@ -416,20 +416,8 @@ struct ReduceScatterAsRing : OpRewritePattern<ReduceScatterOp> {
         rewriter, loc,
         RankedTensorType::get(pieceType.getShape(), pieceType.getElementType()),
         piece, /*restrict=*/true, /*writable=*/true);
-    if (op.getReduction() == ReductionKind::Average) {
-      auto type = cast<RankedTensorType>(reduced.getType());
-      Type element = type.getElementType();
-      Attribute size = isa<FloatType>(element)
-                           ? Attribute(rewriter.getFloatAttr(element, count))
-                           : Attribute(rewriter.getIntegerAttr(element, count));
-      Value divisor = arith::ConstantOp::create(
-          rewriter, loc, type, DenseElementsAttr::get(type, size));
-      reduced = isa<FloatType>(element)
-                    ? arith::DivFOp::create(rewriter, loc, reduced, divisor)
-                          .getResult()
-                    : arith::DivSIOp::create(rewriter, loc, reduced, divisor)
-                          .getResult();
-    }
+    if (op.getReduction() == ReductionKind::Average)
+      reduced = meshsdy::divideByCount(rewriter, loc, reduced, count);
     if (reduced.getType() != op.getType())
       reduced = tensor::CastOp::create(rewriter, loc, op.getType(), reduced);
     rewriter.replaceOp(op, reduced);

@@ -270,20 +270,8 @@ struct ReduceAtRoot : OpRewritePattern<ReduceOp> {
           scf::YieldOp::create(b, loc);
         });
     Value reduced = tensorOf(rewriter, loc, own, type);
-    if (op.getReduction() == ReductionKind::Average) {
-      Type element = type.getElementType();
-      Attribute size =
-          isa<FloatType>(element)
-              ? Attribute(rewriter.getFloatAttr(element, group->count))
-              : Attribute(rewriter.getIntegerAttr(element, group->count));
-      Value divisor = arith::ConstantOp::create(
-          rewriter, loc, type, DenseElementsAttr::get(type, size));
-      reduced = isa<FloatType>(element)
-                    ? arith::DivFOp::create(rewriter, loc, reduced, divisor)
-                          .getResult()
-                    : arith::DivSIOp::create(rewriter, loc, reduced, divisor)
-                          .getResult();
-    }
+    if (op.getReduction() == ReductionKind::Average)
+      reduced = meshsdy::divideByCount(rewriter, loc, reduced, group->count);
     rewriter.replaceOp(op, reduced);
     return success();
   }
