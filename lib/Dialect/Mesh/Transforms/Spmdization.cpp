@@ -133,6 +133,9 @@ private:
   DenseMap<Value, RankedTensorType> argTypes;
   ScanningSymbolTableCollection symbolTables;
   SmallVector<Type> resultTypes;
+  /// Where the collectives resharding `value` for a user at `user` go.
+  Location reshardLocation(Location user, Value value,
+                           const MeshSharding &from, const MeshSharding &to);
   /// The `mesh.boundary` entries of the arguments and results.
   SmallVector<Attribute> argumentBoundary, resultBoundary;
   LoopStructures loopStructures;
@@ -152,7 +155,57 @@ FailureOr<Value> Spmdizer::localAs(Value value, const MeshSharding &wanted,
   if (!mesh)
     return emitError(loc) << "mesh '" << (from ? from : wanted).getMesh()
                           << "' not found";
-  return reshard(builder, loc, mesh, local, global, from, wanted);
+  return reshard(builder, reshardLocation(loc, value, from, wanted), mesh,
+                 local, global, from, wanted);
+}
+
+/// `split_axes = [[0], []] partial = sum [1]`, as mesh.sharding prints it
+/// (halos and offsets left out); "replicated" for none.
+static std::string describe(const MeshSharding &sharding) {
+  if (!sharding)
+    return "replicated";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << "split_axes = [";
+  llvm::interleaveComma(sharding.getSplitAxes(), os, [&](const DimSplitAxes &axes) {
+    os << "[";
+    llvm::interleaveComma(axes, os);
+    os << "]";
+  });
+  os << "]";
+  if (!sharding.getPartialAxes().empty()) {
+    os << " partial = " << stringifyReductionKind(sharding.getPartialType())
+       << " [";
+    llvm::interleaveComma(sharding.getPartialAxes(), os);
+    os << "]";
+  }
+  if (!sharding.getStaticHaloSizes().empty())
+    os << " halo_sizes";
+  if (!sharding.getStaticShardedDimsOffsets().empty())
+    os << " sharded_dims_offsets";
+  return text;
+}
+
+Location Spmdizer::reshardLocation(Location user, Value value,
+                                   const MeshSharding &from,
+                                   const MeshSharding &to) {
+  // Which value, and the two shardings: the collectives resharding it carry
+  // this (visible with --mlir-print-debuginfo), and the value's own
+  // location after the user's, so a collective leads back to both.
+  // The annotated value, not its annotations.
+  while (auto shard = value.getDefiningOp<ShardOp>())
+    value = shard.getSrc();
+  std::string what;
+  if (auto arg = dyn_cast<BlockArgument>(value))
+    what = "argument " + std::to_string(arg.getArgNumber());
+  else
+    what = "result " + std::to_string(cast<OpResult>(value).getResultNumber()) +
+           " of " + value.getDefiningOp()->getName().getStringRef().str();
+  MLIRContext *ctx = user.getContext();
+  return FusedLoc::get(
+      ctx, {user, value.getLoc()},
+      StringAttr::get(ctx, "reshard " + what + ": " + describe(from) + " -> " +
+                               describe(to)));
 }
 
 /// True if `op` passes or receives tensors.

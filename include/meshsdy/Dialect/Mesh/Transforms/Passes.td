@@ -147,7 +147,10 @@ def MeshSpmdization
       between dimensions, `all_gather`, `all_slice`. A static
       `tensor.empty`, or a `linalg.fill` of a scalar when neither sharding
       is partial and the wanted one has no halos, is built again in the
-      wanted sharding instead: it has no values to move.
+      wanted sharding instead: it has no values to move. The ops of a
+      resharding carry a fused location, `fused<"reshard result 0 of
+      math.exp: split_axes = [[0]] -> split_axes = []">[annotation, value]`
+      (`--mlir-print-debuginfo`), naming the value and both shardings.
     - `scf.for` / `scf.if` are rebuilt with per-device carried values and
       their bodies rewritten the same way.
     - An op without a model runs on whole tensors: its operands (and the
