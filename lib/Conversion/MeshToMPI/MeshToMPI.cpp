@@ -75,7 +75,94 @@ Value mlir::meshsdy::divideByCount(OpBuilder &builder, Location loc,
                  : arith::DivSIOp::create(builder, loc, sum, divisor).getResult();
 }
 
+/// Element types upstream's mpi-to-llvm has an MPI datatype for.
+static bool hasMPIDatatype(Type type) {
+  return type.isF32() || type.isF64() || type.isSignlessInteger(8) ||
+         type.isSignlessInteger(16) || type.isSignlessInteger(32) ||
+         type.isSignlessInteger(64);
+}
+
+static bool isReduction(Operation *op) {
+  return isa<AllReduceOp, ReduceScatterOp, ReduceOp>(op);
+}
+
+/// The type an element of `type` travels as in `op`, if it has no MPI
+/// datatype: its bits (i16) for 16-bit floats that are only moved, f32 for
+/// 16-bit floats that are reduced (the sum is rounded once, at the end),
+/// i8 for i1 (and, or, xor, max, min and the low bit of a sum are kept).
+static Type carrierType(Type type, Operation *op) {
+  MLIRContext *ctx = type.getContext();
+  if (type.isF16() || type.isBF16())
+    return isReduction(op) ? Type(Float32Type::get(ctx))
+                           : Type(IntegerType::get(ctx, 16));
+  if (type.isSignlessInteger(1))
+    return IntegerType::get(ctx, 8);
+  return {};
+}
+
 namespace {
+
+/// A collective on f16, bf16 or i1 tensors runs on their carrier type
+/// (`carrierType`), converted on the way in and back on the way out.
+struct CollectiveOnCarrierType : RewritePattern {
+  CollectiveOnCarrierType(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/10, ctx) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!isa<AllReduceOp, AllGatherOp, AllToAllOp, ReduceScatterOp,
+             AllSliceOp, UpdateHaloOp, BroadcastOp, GatherOp, ScatterOp,
+             ReduceOp, ShiftOp, SendOp, RecvOp>(op))
+      return failure();
+    auto carried = [&](Type type) -> Type {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor)
+        return {};
+      Type carrier = carrierType(tensor.getElementType(), op);
+      return carrier ? tensor.clone(carrier) : Type();
+    };
+    if (llvm::none_of(op->getOperandTypes(), carried) &&
+        llvm::none_of(op->getResultTypes(), carried))
+      return failure();
+    Location loc = op->getLoc();
+    auto convert = [&](Value value, Type to) -> Value {
+      Type from = getElementTypeOrSelf(value.getType());
+      Type target = getElementTypeOrSelf(to);
+      if (from.getIntOrFloatBitWidth() == target.getIntOrFloatBitWidth())
+        return arith::BitcastOp::create(rewriter, loc, to, value);
+      if (isa<FloatType>(from) && isa<FloatType>(target))
+        return from.getIntOrFloatBitWidth() < target.getIntOrFloatBitWidth()
+                   ? arith::ExtFOp::create(rewriter, loc, to, value).getResult()
+                   : arith::TruncFOp::create(rewriter, loc, to, value)
+                         .getResult();
+      return from.getIntOrFloatBitWidth() < target.getIntOrFloatBitWidth()
+                 ? arith::ExtUIOp::create(rewriter, loc, to, value).getResult()
+                 : arith::TruncIOp::create(rewriter, loc, to, value)
+                       .getResult();
+    };
+    SmallVector<Value> operands;
+    for (Value operand : op->getOperands()) {
+      Type to = carried(operand.getType());
+      operands.push_back(to ? convert(operand, to) : operand);
+    }
+    Operation *clone = rewriter.clone(*op);
+    clone->setOperands(operands);
+    SmallVector<Value> results;
+    for (auto [result, original] :
+         llvm::zip(clone->getResults(), op->getResults())) {
+      Type to = carried(original.getType());
+      if (!to) {
+        results.push_back(result);
+        continue;
+      }
+      result.setType(to);
+      rewriter.setInsertionPointAfter(clone);
+      results.push_back(convert(result, original.getType()));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
 
 std::optional<mpi::MPI_ReductionOpEnum> mpiReduction(ReductionKind kind) {
   switch (kind) {
@@ -191,13 +278,12 @@ struct ConvertMeshToMPIPass
         // Upstream's mpi-to-llvm has MPI datatypes for these only (and
         // aborts on others): check here, with a location.
         Type element = tensor ? tensor.getElementType() : Type();
-        if (element && !element.isF32() && !element.isF64() &&
-            !element.isSignlessInteger(8) && !element.isSignlessInteger(16) &&
-            !element.isSignlessInteger(32) && !element.isSignlessInteger(64)) {
+        if (element && !hasMPIDatatype(element) && !carrierType(element, op)) {
           op->emitOpError("unsupported by convert-mesh-to-mpi: element type ")
               << element
               << " (the mpi dialect's LLVM lowering has MPI datatypes for "
-                 "f32, f64, i8, i16, i32 and i64 only)";
+                 "f32, f64, i8, i16, i32 and i64; f16, bf16 and i1 travel "
+                 "as those)";
           return WalkResult::interrupt();
         }
       }
@@ -266,6 +352,7 @@ struct ConvertMeshToMPIPass
     RewritePatternSet patterns(&getContext());
     // Ahead of the decompositions (higher benefit): all_gather and all_to_all
     // move only what they need.
+    patterns.add<CollectiveOnCarrierType>(&getContext());
     meshsdy::populatePointToPointCollectivePatterns(patterns);
     meshsdy::populateRootedCollectivePatterns(patterns);
     populateCollectiveDecompositionPatterns(patterns);

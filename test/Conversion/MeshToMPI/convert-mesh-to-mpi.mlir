@@ -244,9 +244,27 @@ func.func @reduce_scatter(%arg0: tensor<8x2xf32>) -> tensor<2x2xf32> {
 
 mesh.mesh @mesh_4(shape = 4)
 
-// Upstream's mpi-to-llvm has no MPI datatype for f16 (it aborts): refused here.
-func.func @f16_element(%arg0: tensor<4xf16>) -> tensor<4xf16> {
-  // expected-error @+1 {{'mesh.all_reduce' op unsupported by convert-mesh-to-mpi: element type 'f16' (the mpi dialect's LLVM lowering has MPI datatypes for f32, f64, i8, i16, i32 and i64 only)}}
+// Upstream's mpi-to-llvm has no MPI datatype for i4 (it aborts): refused here.
+func.func @i4_element(%arg0: tensor<4xi4>) -> tensor<4xi4> {
+  // expected-error @+1 {{'mesh.all_reduce' op unsupported by convert-mesh-to-mpi: element type 'i4' (the mpi dialect's LLVM lowering has MPI datatypes for f32, f64, i8, i16, i32 and i64; f16, bf16 and i1 travel as those)}}
+  %0 = mesh.all_reduce %arg0 on @mesh_4 mesh_axes = [0] : tensor<4xi4> -> tensor<4xi4>
+  return %0 : tensor<4xi4>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// f16 is reduced in f32 (rounded once, at the end) and moved as its bits.
+// CHECK-LABEL: func.func @f16_elements
+// CHECK:         %[[WIDE:.*]] = arith.extf %{{.*}} : tensor<4xf16> to tensor<4xf32>
+// CHECK:         mpi.allreduce({{.*}}, MPI_SUM, {{.*}}) : memref<4xf32>, memref<4xf32>
+// CHECK:         arith.truncf %{{.*}} : tensor<4xf32> to tensor<4xf16>
+// CHECK:         arith.bitcast %{{.*}} : tensor<4xf16> to tensor<4xi16>
+// CHECK:         mpi.send
+// CHECK:         arith.bitcast %{{.*}} : tensor<16xi16> to tensor<16xf16>
+func.func @f16_elements(%arg0: tensor<4xf16>) -> (tensor<4xf16>, tensor<16xf16>) {
   %0 = mesh.all_reduce %arg0 on @mesh_4 mesh_axes = [0] : tensor<4xf16> -> tensor<4xf16>
-  return %0 : tensor<4xf16>
+  %1 = mesh.all_gather %arg0 on @mesh_4 mesh_axes = [0] gather_axis = 0 : tensor<4xf16> -> tensor<16xf16>
+  return %0, %1 : tensor<4xf16>, tensor<16xf16>
 }
