@@ -87,3 +87,24 @@ def test_update_halo_sends_its_halo_widths() -> None:
         report = pipeline.collective_report(ir.Module.parse(source))
     # (1 + 2) rows of 5 and (1 + 1) columns of 7, f32.
     assert report.bytes_sent_per_device == {"mesh.update_halo": (3 * 5 + 2 * 7) * 4}
+
+
+def test_report_on_a_mesh_of_four_billion_devices() -> None:
+    """The largest pieces of the arguments are computed from the mesh shape,
+    without listing its devices (a sim.Mesh of 2^32 devices runs out of
+    memory)."""
+    source = """
+    mesh.mesh @mesh(shape = 4294967296)
+    func.func @f(%x: tensor<6x4xf32>) -> tensor<6x4xf32> {
+      %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+      %xs = mesh.shard %x to %s : tensor<6x4xf32>
+      %r = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+      %xr = mesh.shard %xs to %r annotate_for_users : tensor<6x4xf32>
+      %y = math.absf %xr : tensor<6x4xf32>
+      return %y : tensor<6x4xf32>
+    }
+    """
+    with ir.Context():
+        report = pipeline.spmdize(ir.Module.parse(source))
+    # One padded 1x4 f32 row (16 bytes) to each of the 2^32 - 1 others.
+    assert report.bytes_sent_per_device == {"mesh.all_gather": 16 * (2**32 - 1)}

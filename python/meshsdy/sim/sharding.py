@@ -11,6 +11,8 @@ axes used nowhere replicate the value.
 
 from __future__ import annotations
 
+import math
+
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -166,14 +168,24 @@ def largest_shard_shape(shape: Sequence[int], sharding: Sharding, mesh: Mesh | S
     """The largest local size of each dim of a global `shape` over all
     devices, halos included (what the busiest device holds), without
     enumerating the devices."""
-    mesh = as_mesh(mesh)
-    _check_sharding(shape, sharding, mesh)
-    bounds = _boundaries(shape, sharding, mesh)
     halos = sharding.halos(len(shape))
-    return tuple(
-        (size if b is None else max(c - a for a, c in zip(b, b[1:]))) + lo + hi
-        for size, b, (lo, hi) in zip(shape, bounds, halos)
-    )
+    if sharding.sharded_dims_offsets:  # the table is the sharding's own
+        mesh = as_mesh(mesh)
+        _check_sharding(shape, sharding, mesh)
+        bounds = _boundaries(shape, sharding, mesh)
+        cores = [size if b is None else max(c - a for a, c in zip(b, b[1:]))
+                 for size, b in zip(shape, bounds)]
+    else:
+        # The first pieces are the longest, ceil(size / n): no Mesh, which
+        # lists its devices (2^32 of them on a large mesh).
+        mesh_shape = tuple(mesh.shape) if isinstance(mesh, Mesh) else tuple(mesh)
+        used = [a for axes in sharding.split_axes for a in axes] + list(sharding.partial_axes)
+        if any(not 0 <= a < len(mesh_shape) for a in used):
+            raise SimulationError(f"sharding uses mesh axes {used}; the mesh has {len(mesh_shape)}")
+        if len(sharding.split_axes) > len(shape):
+            raise SimulationError(f"sharding splits {len(sharding.split_axes)} dims of a rank-{len(shape)} tensor")
+        cores = [-(-size // math.prod(mesh_shape[a] for a in sharding.axes_of(d))) for d, size in enumerate(shape)]
+    return tuple(core + lo + hi for core, (lo, hi) in zip(cores, halos))
 
 
 def shard(array: np.ndarray, sharding: Sharding, mesh: Mesh | Sequence[int]) -> list[np.ndarray]:
