@@ -82,6 +82,14 @@ static bool hasMPIDatatype(Type type) {
          type.isSignlessInteger(64);
 }
 
+/// The collectives the pass lowers (everything else in the mesh dialect but
+/// the annotations and queries it keeps is an error).
+static bool isLoweredCollective(Operation *op) {
+  return isa<AllReduceOp, AllGatherOp, AllToAllOp, ReduceScatterOp,
+             AllSliceOp, UpdateHaloOp, BroadcastOp, GatherOp, ScatterOp,
+             ReduceOp, ShiftOp, SendOp, RecvOp>(op);
+}
+
 static bool isReduction(Operation *op) {
   return isa<AllReduceOp, ReduceScatterOp, ReduceOp>(op);
 }
@@ -110,9 +118,7 @@ struct CollectiveOnCarrierType : RewritePattern {
 
   LogicalResult matchAndRewrite(Operation *op,
                                 PatternRewriter &rewriter) const override {
-    if (!isa<AllReduceOp, AllGatherOp, AllToAllOp, ReduceScatterOp,
-             AllSliceOp, UpdateHaloOp, BroadcastOp, GatherOp, ScatterOp,
-             ReduceOp, ShiftOp, SendOp, RecvOp>(op))
+    if (!isLoweredCollective(op))
       return failure();
     auto carried = [&](Type type) -> Type {
       auto tensor = dyn_cast<RankedTensorType>(type);
@@ -253,10 +259,8 @@ struct ConvertMeshToMPIPass
       if (op->getDialect() != getContext().getLoadedDialect<MeshDialect>() ||
           isa<MeshOp, ShardingOp, ShardOp, MeshShapeOp>(op))
         return WalkResult::advance();
-      if (!isa<AllReduceOp, AllGatherOp, AllToAllOp, ReduceScatterOp,
-               AllSliceOp, UpdateHaloOp, BroadcastOp, GatherOp, ScatterOp,
-               ReduceOp, ShiftOp, SendOp, RecvOp, ProcessMultiIndexOp,
-               ProcessLinearIndexOp>(op)) {
+      if (!isLoweredCollective(op) &&
+          !isa<ProcessMultiIndexOp, ProcessLinearIndexOp>(op)) {
         op->emitOpError("unsupported by convert-mesh-to-mpi");
         return WalkResult::interrupt();
       }
@@ -294,6 +298,24 @@ struct ConvertMeshToMPIPass
                           "update_halo on a memref or with dynamic halo "
                           "sizes");
           return WalkResult::interrupt();
+        }
+        // The halos are cut from the neighbours' cores: no wider than them.
+        auto type = cast<RankedTensorType>(halo.getDestination().getType());
+        ArrayRef<int64_t> halos = halo.getStaticHaloSizes();
+        size_t pair = 0;
+        for (auto [dim, axes] : llvm::enumerate(halo.getSplitAxes().getAxes())) {
+          if (axes.empty() || 2 * pair + 1 >= halos.size())
+            continue;
+          int64_t low = halos[2 * pair], high = halos[2 * pair + 1];
+          ++pair;
+          if (type.isDynamicDim(dim) ||
+              type.getDimSize(dim) - low - high < std::max(low, high)) {
+            op->emitOpError("unsupported by convert-mesh-to-mpi: halos of ")
+                << low << " and " << high << " on dimension " << dim
+                << " are wider than the core of the local "
+                << type.getDimSize(dim) << " elements";
+            return WalkResult::interrupt();
+          }
         }
       }
       auto dynamicOperand = [&](ValueRange values, StringRef what) {

@@ -51,6 +51,15 @@ Value transposeTensor(OpBuilder &builder, Location loc, Value value,
       .getResult()[0];
 }
 
+/// Reassociation of a rank-`rank` tensor with dimension `axis` split in two.
+SmallVector<ReassociationIndices> splitDimGroups(int64_t rank, int64_t axis) {
+  SmallVector<ReassociationIndices> groups;
+  for (int64_t d = 0; d < rank; ++d)
+    groups.push_back(d == axis ? ReassociationIndices{d, d + 1}
+                               : ReassociationIndices{d < axis ? d : d + 1});
+  return groups;
+}
+
 /// tensor<..., g*p at `axis`, ...> as tensor<g, ..., p, ...>: piece k of
 /// the axis becomes block k.
 Value toBlocks(OpBuilder &builder, Location loc, Value value, int64_t axis,
@@ -59,12 +68,9 @@ Value toBlocks(OpBuilder &builder, Location loc, Value value, int64_t axis,
   SmallVector<int64_t> shape(type.getShape());
   shape[axis] /= count;
   shape.insert(shape.begin() + axis, count);
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t d = 0; d < type.getRank(); ++d)
-    groups.push_back(d == axis ? ReassociationIndices{d, d + 1}
-                               : ReassociationIndices{d < axis ? d : d + 1});
   Value split = tensor::ExpandShapeOp::create(
-      builder, loc, type.clone(shape), value, groups);
+      builder, loc, type.clone(shape), value,
+      splitDimGroups(type.getRank(), axis));
   return transposeTensor(builder, loc, split,
                          moveDim(type.getRank() + 1, axis, 0));
 }
@@ -76,11 +82,8 @@ Value fromBlocks(OpBuilder &builder, Location loc, Value blocks,
   int64_t rank = type.getRank() - 1;
   Value moved =
       transposeTensor(builder, loc, blocks, moveDim(rank + 1, 0, axis));
-  SmallVector<ReassociationIndices> groups;
-  for (int64_t d = 0; d < rank; ++d)
-    groups.push_back(d == axis ? ReassociationIndices{d, d + 1}
-                               : ReassociationIndices{d < axis ? d : d + 1});
-  return tensor::CollapseShapeOp::create(builder, loc, moved, groups);
+  return tensor::CollapseShapeOp::create(builder, loc, moved,
+                                         splitDimGroups(rank, axis));
 }
 
 /// Block `index` of the [g, piece...] buffer `blocks`, as a rank-reduced view.
@@ -159,16 +162,22 @@ void exchange(OpBuilder &builder, Location loc, Value comm, Value me,
                            blockView(builder, loc, target, recvBlock));
 }
 
-bool staticGroup(Operation *op, MeshOp mesh, ArrayRef<MeshAxis> axes,
-                 int64_t &count) {
+/// The mesh of collective `op` and its group size over `axes`, if both
+/// are static and so are its tensor operands (the pass checked them).
+template <typename OpTy>
+std::optional<std::pair<MeshOp, int64_t>> getStaticGroup(OpTy op) {
+  ScanningSymbolTableCollection symbolTables;
+  MeshOp mesh = getMesh(op, symbolTables);
   if (!mesh)
-    return false;
-  count = collectiveProcessGroupSize(axes, mesh.getShape());
-  return !ShapedType::isDynamic(count) && count > 0 &&
-         llvm::all_of(op->getOperandTypes(), [](Type t) {
-           auto tensor = dyn_cast<RankedTensorType>(t);
-           return !tensor || tensor.hasStaticShape();
-         });
+    return std::nullopt;
+  int64_t count = collectiveProcessGroupSize(op.getMeshAxes(), mesh.getShape());
+  bool staticShapes = llvm::all_of(op->getOperandTypes(), [](Type t) {
+    auto tensor = dyn_cast<RankedTensorType>(t);
+    return !tensor || tensor.hasStaticShape();
+  });
+  if (ShapedType::isDynamic(count) || count <= 0 || !staticShapes)
+    return std::nullopt;
+  return std::make_pair(mesh, count);
 }
 
 /// What a step of the exchange loop works with.
@@ -209,10 +218,7 @@ Value exchangeBlocks(PatternRewriter &rewriter, Location loc, MeshOp mesh,
       rewriter, loc,
       RankedTensorType::get(targetType.getShape(), targetType.getElementType()),
       target, /*restrict=*/true, /*writable=*/true);
-  Value result = fromBlocks(rewriter, loc, blocks, axis);
-  if (result.getType() != resultType)
-    result = tensor::CastOp::create(rewriter, loc, resultType, result);
-  return result;
+  return meshsdy::joinBlocks(rewriter, loc, blocks, axis, resultType);
 }
 
 /// all_gather as a ring: in step s, each device sends the block it got in
@@ -223,11 +229,10 @@ struct AllGatherAsRing : OpRewritePattern<AllGatherOp> {
 
   LogicalResult matchAndRewrite(AllGatherOp op,
                                 PatternRewriter &rewriter) const override {
-    ScanningSymbolTableCollection symbolTables;
-    MeshOp mesh = getMesh(op, symbolTables);
-    int64_t count;
-    if (!staticGroup(op, mesh, op.getMeshAxes(), count))
+    auto group = getStaticGroup(op);
+    if (!group)
       return rewriter.notifyMatchFailure(op, "checked by the pass");
+    auto [mesh, count] = *group;
     Location loc = op.getLoc();
     auto input = cast<RankedTensorType>(op.getInput().getType());
     SmallVector<int64_t> blocksShape{count};
@@ -264,11 +269,10 @@ struct AllToAllAsExchanges : OpRewritePattern<AllToAllOp> {
 
   LogicalResult matchAndRewrite(AllToAllOp op,
                                 PatternRewriter &rewriter) const override {
-    ScanningSymbolTableCollection symbolTables;
-    MeshOp mesh = getMesh(op, symbolTables);
-    int64_t count;
-    if (!staticGroup(op, mesh, op.getMeshAxes(), count))
+    auto group = getStaticGroup(op);
+    if (!group)
       return rewriter.notifyMatchFailure(op, "checked by the pass");
+    auto [mesh, count] = *group;
     Location loc = op.getLoc();
     Value blocksIn = toBlocks(rewriter, loc, op.getInput(),
                               op.getSplitAxis().getSExtValue(), count);
@@ -362,16 +366,14 @@ struct ReduceScatterAsRing : OpRewritePattern<ReduceScatterOp> {
 
   LogicalResult matchAndRewrite(ReduceScatterOp op,
                                 PatternRewriter &rewriter) const override {
-    ScanningSymbolTableCollection symbolTables;
-    MeshOp mesh = getMesh(op, symbolTables);
-    int64_t count;
+    auto group = getStaticGroup(op);
     auto result = cast<RankedTensorType>(op.getType());
-    if (!staticGroup(op, mesh, op.getMeshAxes(), count) ||
-        !result.hasStaticShape() ||
+    if (!group || !result.hasStaticShape() ||
         result.getElementType() !=
             getElementTypeOrSelf(op.getInput().getType()) ||
         op.getReduction() == ReductionKind::Generic)
       return rewriter.notifyMatchFailure(op, "checked by the pass");
+    auto [mesh, count] = *group;
     Location loc = op.getLoc();
     Value blocksIn = toBlocks(rewriter, loc, op.getInput(),
                               op.getScatterAxis().getSExtValue(), count);
@@ -527,7 +529,7 @@ struct UpdateHaloAsExchanges : OpRewritePattern<UpdateHaloOp> {
       if (low > 0) {
         // My last `low` core elements are the next device's low halo.
         sendIf(rewriter, loc, hasNext,
-               window(rewriter, loc, buffer, dim, low + core - low, low), next,
+               window(rewriter, loc, buffer, dim, core, low), next,
                comm);
         recvIf(rewriter, loc, hasPrevious,
                window(rewriter, loc, buffer, dim, 0, low), previous, comm);

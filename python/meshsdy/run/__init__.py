@@ -161,13 +161,7 @@ def run(
         devices = math.prod(mesh.shape)
         if devices != ranks:
             raise RunError(f"the program's mesh has {devices} devices, but {ranks} ranks were asked for")
-        try:
-            lower_to_llvm(module)
-        except ir.MLIRError as e:
-            raise RunError(f"lowering to LLVM failed: {error_line(e)}") from None
-        llvm_text = str(module)
-        outs = [{"shape": list(t.shape), "dtype": dtype_of(t.element_type).str} for t in out_types]
-        arg_dtypes = [dtype_of(t.element_type) for t in arg_types]
+        llvm_text, outs, arg_dtypes = _lowered(module, arg_types, out_types)
 
     pieces = [sim.shard(np.asarray(x, dtype=d), s, mesh) if np.ndim(x) else [np.asarray(x, dtype=d)] * ranks
               for x, s, d in zip(inputs, arg_shardings, arg_dtypes, strict=True)]
@@ -215,13 +209,7 @@ def run_unpartitioned(source: str, func: str, inputs: Sequence[np.ndarray], *,
         out_types = _tensor_types(ftype.results, "a result")
         if len(inputs) != len(arg_types):
             raise RunError(f"@{func} takes {len(arg_types)} inputs, got {len(inputs)}")
-        try:
-            lower_to_llvm(module)
-        except ir.MLIRError as e:
-            raise RunError(f"lowering to LLVM failed: {error_line(e)}") from None
-        llvm_text = str(module)
-        outs = [{"shape": list(t.shape), "dtype": dtype_of(t.element_type).str} for t in out_types]
-        arg_dtypes = [dtype_of(t.element_type) for t in arg_types]
+        llvm_text, outs, arg_dtypes = _lowered(module, arg_types, out_types)
     values = [np.asarray(x, dtype=d) for x, d in zip(inputs, arg_dtypes, strict=True)]
     return _launch(llvm_text, func, [values], outs, timeout, None)[0]
 
@@ -281,3 +269,15 @@ def _where(work: Path, ranks: int) -> str:
         stages.setdefault(path.read_text() if path.exists() else "not started", []).append(rank)
     return "; ".join(f"rank{'s' if len(rs) > 1 else ''} {', '.join(map(str, rs))} {stage}"
                      for stage, rs in stages.items())
+
+
+def _lowered(module: ir.Module, arg_types: Sequence[ir.RankedTensorType],
+             out_types: Sequence[ir.RankedTensorType]) -> tuple[str, list[dict], list[np.dtype]]:
+    """`module` lowered to LLVM, as text, with what the workers need: the
+    outputs' shapes and dtypes, and the arguments' dtypes."""
+    try:
+        lower_to_llvm(module)
+    except ir.MLIRError as e:
+        raise RunError(f"lowering to LLVM failed: {error_line(e)}") from None
+    outs = [{"shape": list(t.shape), "dtype": dtype_of(t.element_type).str} for t in out_types]
+    return str(module), outs, [dtype_of(t.element_type) for t in arg_types]

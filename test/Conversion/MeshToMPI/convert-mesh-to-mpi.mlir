@@ -268,3 +268,15 @@ func.func @f16_elements(%arg0: tensor<4xf16>) -> (tensor<4xf16>, tensor<16xf16>)
   %1 = mesh.all_gather %arg0 on @mesh_4 mesh_axes = [0] gather_axis = 0 : tensor<4xf16> -> tensor<16xf16>
   return %0, %1 : tensor<4xf16>, tensor<16xf16>
 }
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// The halos come from the neighbours' cores: a halo wider than the core (2
+// here) has no source (a subview out of bounds).
+func.func @halo_wider_than_core(%arg0: tensor<5x3xf32>) -> tensor<5x3xf32> {
+  // expected-error @+1 {{'mesh.update_halo' op unsupported by convert-mesh-to-mpi: halos of 3 and 0 on dimension 0 are wider than the core of the local 5 elements}}
+  %0 = mesh.update_halo %arg0 on @mesh_4 split_axes = [[0]] halo_sizes = [3, 0] : tensor<5x3xf32>
+  return %0 : tensor<5x3xf32>
+}
