@@ -208,11 +208,65 @@ def test_element_types_with_an_mpi_datatype(t: str, dtype: type) -> None:
     np.testing.assert_array_equal(got, x)
 
 
-def test_i1_tensors_are_refused_not_a_crash() -> None:
-    """Upstream's memref-to-llvm aborts the process on loads of i1: the
-    runner checks first."""
-    with pytest.raises(mpirun.RunError, match=r"tensors of i1 at .*use i8"):
-        mpirun.run(GATHER_ROWS.format(t="i1"), "f", [np.zeros(4, np.bool_)], ranks=2, timeout=60)
+def test_i1_tensors_travel_and_are_stored_as_bytes() -> None:
+    """Upstream's memref-to-llvm cannot store i1 elements; widen-i1-memrefs
+    makes every i1 buffer a byte buffer, as numpy stores booleans."""
+    x = np.array([True, False, False, True])
+    (got,) = mpirun.run(GATHER_ROWS.format(t="i1"), "f", [x], ranks=2, timeout=60)
+    assert got.dtype == np.bool_
+    np.testing.assert_array_equal(got, x)
+
+
+def test_i1_all_reduce_max_is_an_or() -> None:
+    """A partial-max i1 tensor travels as i8 and its max is the or of the
+    ranks' bits (each rank holds the whole input: the result is the input)."""
+    source = """
+    mesh.mesh @mesh(shape = 4)
+    func.func @f(%x: tensor<3x5xi1>) -> tensor<3x5xi1> {
+      %p = mesh.sharding @mesh split_axes = [[]] partial = max [0] : !mesh.sharding
+      %xs = mesh.shard %x to %p : tensor<3x5xi1>
+      %r = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+      %xr = mesh.shard %xs to %r : tensor<3x5xi1>
+      return %xr : tensor<3x5xi1>
+    }
+    """
+    x = np.random.default_rng(1).random((3, 5)) < 0.5
+    (got,) = mpirun.run(source, "f", [x], ranks=4, timeout=60)
+    np.testing.assert_array_equal(got, x)
+
+
+MASKED_MAX = """
+mesh.mesh @mesh(shape = 2x2)
+func.func @f(%a: tensor<4x6xf32>, %b: tensor<4x6xf32>) -> (tensor<4x6xf32>, tensor<4x6xi1>) {
+  %s = mesh.sharding @mesh split_axes = [[0], [1]] : !mesh.sharding
+  %as = mesh.shard %a to %s : tensor<4x6xf32>
+  %bs = mesh.shard %b to %s : tensor<4x6xf32>
+  %lt = arith.cmpf olt, %as, %bs : tensor<4x6xf32>
+  %row = arith.constant dense<[true, false, true, false, true, false]> : tensor<6xi1>
+  %e = tensor.empty() : tensor<4x6xi1>
+  %rows = linalg.broadcast ins(%row : tensor<6xi1>) outs(%e : tensor<4x6xi1>) dimensions = [0]
+  %mask = arith.xori %lt, %rows : tensor<4x6xi1>
+  %r = arith.select %mask, %as, %bs : tensor<4x6xi1>, tensor<4x6xf32>
+  %rep = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
+  %rr = mesh.shard %r to %rep : tensor<4x6xf32>
+  %mr = mesh.shard %mask to %rep : tensor<4x6xi1>
+  return %rr, %mr : tensor<4x6xf32>, tensor<4x6xi1>
+}
+"""
+
+
+def test_i1_masks_computed_on_the_ranks_agree_with_numpy() -> None:
+    """Comparisons, an i1 constant (a memref.global of bytes), xor, select,
+    and an i1 result gathered from 4 ranks."""
+    rng = np.random.default_rng(3)
+    a, b = rng.standard_normal((2, 4, 6)).astype(np.float32)
+    got, mask = mpirun.run(MASKED_MAX, "f", [a, b], ranks=4, timeout=90)
+    want_mask = (a < b) ^ np.array([True, False] * 3)
+    assert mask.dtype == np.bool_
+    np.testing.assert_array_equal(mask, want_mask)
+    np.testing.assert_array_equal(got, np.where(want_mask, a, b))
+    (native_ref, ref_mask) = mpirun.run_unpartitioned(MASKED_MAX, "f", [a, b], timeout=90)
+    np.testing.assert_array_equal(ref_mask, want_mask)
 
 
 def test_f16_sum_is_reduced_in_f32() -> None:

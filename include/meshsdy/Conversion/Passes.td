@@ -68,4 +68,31 @@ def ConvertMeshToMPIPass : Pass<"convert-mesh-to-mpi", "::mlir::ModuleOp"> {
   ];
 }
 
+def WidenI1MemrefsPass : Pass<"widen-i1-memrefs", "::mlir::ModuleOp"> {
+  let summary = "Store buffers of i1 as buffers of i8";
+  let description = [{
+    Upstream's memref-to-llvm lowering cannot load or store elements
+    narrower than a byte (it asserts). This pass runs on bufferized code
+    whose linalg ops are already loops, before the lowering to LLVM: every
+    `memref<...xi1>` (values, block arguments, function signatures and
+    `memref.global`s) becomes `memref<...xi8>` with the same shape and
+    layout, a `memref.load` of one is followed by `arith.trunci` to i1 and a
+    `memref.store` to one is preceded by `arith.extui`. So `true` is stored
+    as 1, as numpy stores booleans, and a caller passes numpy `bool` arrays
+    as bytes.
+
+    An op that reads or writes the elements of such a buffer other than
+    `memref.load` / `memref.store` (e.g. `memref.atomic_rmw`, vector
+    transfers) is an error and the module is left unchanged; ops that only
+    pass the buffer on (views, copies, casts, calls, branches, mpi ops) are
+    fine, since their element type changes with it.
+
+    Cost: one walk over the module.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::memref::MemRefDialect",
+  ];
+}
+
 #endif // MESHSDY_CONVERSION_PASSES_TD

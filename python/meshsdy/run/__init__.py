@@ -45,7 +45,7 @@ LOWERING = (
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map"
     " allow-return-allocs-from-loops},"
     "buffer-results-to-out-params{modify-public-functions},"
-    "convert-linalg-to-loops,convert-math-to-llvm,convert-math-to-libm,expand-strided-metadata,"
+    "convert-linalg-to-loops,widen-i1-memrefs,convert-math-to-llvm,convert-math-to-libm,expand-strided-metadata,"
     "lower-affine,convert-scf-to-cf,func.func(llvm-request-c-wrappers),convert-to-llvm,"
     "reconcile-unrealized-casts)"
 )
@@ -66,31 +66,11 @@ def mpiexec() -> str:
     return found
 
 
-def _check_lowerable(module: ir.Module) -> None:
-    """Refuses what upstream's LLVM lowering would abort the process on:
-    tensors of i1 (memref-to-llvm asserts on loads narrower than a byte)."""
-    found: list[str] = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        for value in list(op.results) + [a for r in op.regions for b in r.blocks for a in b.arguments]:
-            t = value.type
-            if isinstance(t, ir.RankedTensorType) and isinstance(t.element_type, ir.IntegerType) \
-                    and t.element_type.width == 1:
-                found.append(str(op.location))
-                return ir.WalkResult.INTERRUPT
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    if found:
-        raise RunError(f"tensors of i1 at {found[0]}: upstream's memref-to-llvm lowering cannot load "
-                       "elements narrower than a byte; use i8")
-
-
 def lower_to_llvm(module: ir.Module) -> None:
     """Lowers a partitioned module whose collectives are mpi ops to the LLVM
     dialect, in place (the `mesh.mesh` symbols are dropped: nothing refers
-    to them any more). Raises RunError for what the lowering cannot take."""
-    _check_lowerable(module)
+    to them any more). i1 buffers are stored as bytes (widen-i1-memrefs),
+    as numpy stores booleans."""
     with module.context:
         for op in list(module.body.operations):
             if op.operation.name == "mesh.mesh":
