@@ -3,6 +3,7 @@
 #include "meshsdy/InitMeshsdy.h"
 
 #include "meshsdy/Conversion/Passes.h"
+#include "meshsdy/Conversion/SdyToMesh/SdySpmdizePipeline.h"
 #include "meshsdy/Dialect/Mesh/IR/MeshDialect.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Pipelines.h"
@@ -32,6 +33,7 @@ void mlir::meshsdy::registerAllPasses() {
     sdy::registerSdyPropagationPasses();
     sdy::registerSdyExportPasses();
     sdy::registerSdyPipelines();
+    meshsdy::registerSdySpmdizePipeline();
     return true;
   }();
   (void)registered;

@@ -99,6 +99,10 @@ class SpmdReport:
     #: The remarks the passes emitted (`location: message`), e.g. which op
     #: ran replicated and where.
     remarks: list[str] = field(default_factory=list)
+    #: For an sdy program, per function, its arguments' and results'
+    #: shardings as Shardy decided them (`#sdy.sharding<...>` text, None
+    #: for a replicated one), read after propagation and export.
+    sdy_boundaries: dict[str, tuple[list[str | None], list[str | None]]] = field(default_factory=dict)
     #: The pipeline that ran, with the extra passes as `<python>`.
     pipeline: str = ""
 
@@ -117,6 +121,13 @@ def spmdize(
     """Propagates shardings and partitions every function of `module` in
     place; returns a report on the collectives of the result.
 
+    A module with `sdy` shardings (see `is_sdy_program`) is partitioned as
+    `mesh-opt --sdy-spmdize-pipeline` does: Shardy's propagation decides
+    every sharding (`sdy_stages`), `sdy-insert-explicit-reshards` makes
+    each op locally computable, `convert-sdy-to-mesh` turns the shardings
+    into mesh annotations, then the mesh stages run; "before-propagation"
+    passes run before Shardy's import.
+
     `extra_passes` maps an insertion point (see INSERTION_POINTS) to passes
     run there. Raises `ir.MLIRError` with the diagnostics if a pass fails,
     ValueError for an unknown option or insertion point.
@@ -126,8 +137,18 @@ def spmdize(
         if point not in INSERTION_POINTS:
             raise ValueError(f"unknown insertion point {point!r}; expected one of {INSERTION_POINTS}")
     groups = stages(traversal, lower_to)
+    sdy_boundaries: dict[str, tuple[list[str | None], list[str | None]]] = {}
+    bridge: list[ExtraPass] = []
+    if is_sdy_program(module):
+        def record_sdy_boundaries(op: ir.Operation, pass_: object) -> None:
+            sdy_boundaries.update(_sdy_boundaries(op))
+
+        record_sdy_boundaries.internal = True  # type: ignore[attr-defined]
+        bridge = [p for group in sdy_stages().values() for p in group]
+        bridge += [record_sdy_boundaries, "func.func(sdy-insert-explicit-reshards)", "convert-sdy-to-mesh"]
     order = [
         ("before-propagation", []),
+        ("sdy", bridge),
         ("propagation", groups["propagation"]),
         ("after-propagation", []),
         ("spmdization", groups["spmdization"]),
@@ -143,7 +164,7 @@ def spmdize(
         argument_bounds.update(_argument_bounds(op))
 
     record_argument_bounds.internal = True  # type: ignore[attr-defined]
-    order.insert(3, ("record-argument-bounds", [record_argument_bounds]))
+    order.insert(4, ("record-argument-bounds", [record_argument_bounds]))
     remarks: list[tuple[str, str]] = []
 
     def on_diagnostic(diagnostic: ir.Diagnostic) -> bool:
@@ -163,8 +184,56 @@ def spmdize(
         report.remarks.append(f"{location}: {message}")
         if message.endswith("has no sharding model: it runs replicated"):
             report.replicated_ops[message.split("'")[1]] += 1
+    report.sdy_boundaries = sdy_boundaries
     report.pipeline = pipeline
     return report
+
+
+def is_sdy_program(module: ir.Module | ir.Operation) -> bool:
+    """True if `module` uses the sdy dialect: an sdy op, or an `sdy.*`
+    attribute on an op, a function argument or a result."""
+    found = False
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        nonlocal found
+        names = [a if isinstance(a, str) else a.name for a in op.attributes]
+        if op.name.startswith("sdy.") or any(n.startswith("sdy.") for n in names) or \
+                ("arg_attrs" in op.attributes and "sdy." in str(op.attributes["arg_attrs"])) or \
+                ("res_attrs" in op.attributes and "sdy." in str(op.attributes["res_attrs"])):
+            found = True
+            return ir.WalkResult.INTERRUPT
+        return ir.WalkResult.ADVANCE
+
+    (module.operation if isinstance(module, ir.Module) else module).walk(visit)
+    return found
+
+
+def sdy_to_mesh(module: ir.Module) -> None:
+    """Turns the sdy shardings of `module` into mesh annotations in place,
+    without propagating (`sdy-lift-inlined-meshes,convert-sdy-to-mesh`):
+    how the simulator and the runner read a global sdy program, whose
+    values the annotations do not change."""
+    with module.context:
+        PassManager.parse("builtin.module(sdy-lift-inlined-meshes,convert-sdy-to-mesh)").run(module.operation)
+
+
+def _sdy_boundaries(module_op: ir.Operation) -> dict[str, tuple[list[str | None], list[str | None]]]:
+    """Each function's argument and result shardings, as sdy text."""
+    result = {}
+    for op in module_op.regions[0].blocks[0].operations:
+        if op.operation.name != "func.func":
+            continue
+        ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+
+        def read(key: str, count: int) -> list[str | None]:
+            if key not in op.attributes:
+                return [None] * count
+            return [str(ir.DictAttr(d)["sdy.sharding"]) if "sdy.sharding" in ir.DictAttr(d) else None
+                    for d in ir.ArrayAttr(op.attributes[key])]
+
+        name = ir.StringAttr(op.attributes["sym_name"]).value
+        result[name] = (read("arg_attrs", len(ftype.inputs)), read("res_attrs", len(ftype.results)))
+    return result
 
 
 #: Where extra passes may be inserted into the sdy pipeline, in order.

@@ -6,22 +6,45 @@
 include "mlir/Pass/PassBase.td"
 
 def ConvertSdyToMeshPass : Pass<"convert-sdy-to-mesh", "::mlir::ModuleOp"> {
-  let summary = "Convert sdy meshes to mesh.mesh symbols";
+  let summary = "Turn sdy meshes and shardings into mesh meshes and annotations";
   let description = [{
-    First stage of the sdy-to-mesh bridge. Every `sdy.mesh @name = <[...]>`
-    becomes `mesh.mesh @name(shape = ...)` with one mesh axis per sdy axis, in
-    the same order, so that sdy axis `k` of the mesh is mesh axis `k`.
+    The bridge from Shardy's representation to meshsdy's partitioner (run it
+    after propagation and `sdy-insert-explicit-reshards`; the
+    `sdy-spmdize-pipeline` does):
 
-    The pass fails with a diagnostic, and leaves the module unchanged, when it
-    meets what it cannot express yet:
-    - an empty mesh, a maximal-sharding mesh, or explicit `device_ids`
-      (`mesh.mesh` has no device order);
-    - any other use of the `sdy` dialect (ops or attributes), since sharding
-      conversion is a later stage of the bridge.
+    - `sdy.mesh @m = <["a"=2, "b"=4]>` becomes `mesh.mesh @m(shape = 2x4)`,
+      axis k of the sdy mesh being mesh axis k. An axis the module uses
+      through sub-axes is cut at every sub-axis boundary and becomes one mesh
+      axis per piece, major to minor (`"x"=8` used as `"x":(1)2` and
+      `"x":(2)4` becomes mesh axes of sizes 2 and 4), so a device keeps its
+      linear id.
+    - The `sdy.sharding` of a function argument, of an op's results and of a
+      function result becomes a `mesh.shard` annotation: dimension shardings
+      become `split_axes`, unreduced axes `partial = sum` axes. Replicated
+      axes, priorities and open/closed dimensions have no mesh counterpart
+      and are dropped. A tensor argument, result or op result without a
+      sharding is annotated replicated, as Shardy reads it.
+    - `sdy.sharding_constraint`, `sdy.reshard` and the sdy collectives become
+      a `mesh.shard` of their annotated input to their sharding (a
+      resharding, which mesh-spmdization turns into collectives).
+    - `sdy.named_computation` is inlined, its operands and results resharded
+      to its in and out shardings; `sdy.constant` becomes `arith.constant`;
+      `sdy.data_flow_edge` and `sdy.propagation_barrier` are replaced by their
+      input; `sdy.sharding_group` is erased; other `sdy.*` attributes (rules,
+      debug information) are dropped.
 
-    Cost: one walk over the module.
+    The pass fails with a diagnostic, and leaves the module unchanged, on:
+    an empty mesh, a maximal-sharding mesh, explicit `device_ids`, sub-axes
+    of one axis that overlap without nesting, a sharding on an inlined mesh
+    (run `sdy-lift-inlined-meshes` first), `sdy.manual_computation`, and any
+    other sdy attribute.
+
+    Cost: two walks over the module, linear in ops and values.
   }];
-  let dependentDialects = ["::mlir::mesh::MeshDialect"];
+  let dependentDialects = [
+    "::mlir::mesh::MeshDialect",
+    "::mlir::arith::ArithDialect",
+  ];
 }
 
 def ConvertMeshToMPIPass : Pass<"convert-mesh-to-mpi", "::mlir::ModuleOp"> {

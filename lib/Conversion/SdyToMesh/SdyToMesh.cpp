@@ -1,10 +1,26 @@
-//===- SdyToMesh.cpp - sdy meshes to mesh.mesh ----------------------------===//
+//===- SdyToMesh.cpp - sdy shardings to mesh annotations ------------------===//
+//
+// The bridge from Shardy's world to meshsdy's partitioner. Every sharding an
+// sdy program carries becomes a mesh.shard annotation; every op of the sdy
+// dialect becomes the annotation or op that means the same. After it, the
+// mesh pipeline (propagation fills the operand shardings each op needs, then
+// spmdization) partitions the program.
+//
+//===----------------------------------------------------------------------===//
 
 #include "meshsdy/Conversion/SdyToMesh/SdyToMesh.h"
 
+#include "../../Dialect/Mesh/Transforms/ShardingAnnotations.h"
+#include "MeshAxes.h"
 #include "meshsdy/Dialect/Mesh/IR/MeshOps.h"
 #include "meshsdy/Dialect/Sdy/IR/SdyOps.h"
+#include "meshsdy/Dialect/Sdy/IR/ValueShardings.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
+
+#include <map>
 
 namespace mlir::meshsdy {
 #define GEN_PASS_DEF_CONVERTSDYTOMESHPASS
@@ -12,72 +28,305 @@ namespace mlir::meshsdy {
 } // namespace mlir::meshsdy
 
 using namespace mlir;
+using namespace mlir::meshsdy;
 
 namespace {
 
-/// Returns true if `attr` is, or contains, an attribute of the sdy dialect.
-bool usesSdyAttr(Attribute attr, Dialect *sdy) {
-  bool found = false;
-  attr.walk([&](Attribute nested) {
-    if (&nested.getDialect() == sdy)
-      found = true;
-  });
-  return found;
+/// Calls `fn` on every TensorShardingAttr in `attr`.
+void forEachSharding(Attribute attr,
+                     llvm::function_ref<void(sdy::TensorShardingAttr)> fn) {
+  attr.walk([&](sdy::TensorShardingAttr sharding) { fn(sharding); });
+}
+
+/// Every axis ref of `sharding`.
+SmallVector<sdy::AxisRefAttr> axisRefs(sdy::TensorShardingAttr sharding) {
+  SmallVector<sdy::AxisRefAttr> refs;
+  for (sdy::DimensionShardingAttr dim : sharding.getDimShardings())
+    llvm::append_range(refs, dim.getAxes());
+  llvm::append_range(refs, sharding.getReplicatedAxes());
+  llvm::append_range(refs, sharding.getUnreducedAxes());
+  return refs;
 }
 
 struct ConvertSdyToMeshPass
     : meshsdy::impl::ConvertSdyToMeshPassBase<ConvertSdyToMeshPass> {
-  void runOnOperation() override {
-    ModuleOp module = getOperation();
-    Dialect *sdy = getContext().getLoadedDialect<sdy::SdyDialect>();
-    if (!sdy)
-      return; // Nothing in the module can come from an unloaded dialect.
+  /// The mesh axes of each sdy mesh, by symbol name.
+  std::map<std::string, SplitMesh> meshes;
 
-    // Check everything first so that a failure leaves the module untouched.
-    SmallVector<sdy::MeshOp> meshes;
+  /// Checks what the bridge cannot express and records the sub-axes used;
+  /// touches nothing.
+  LogicalResult analyse(ModuleOp module, Dialect *sdyDialect) {
+    for (auto meshOp : module.getOps<sdy::MeshOp>()) {
+      sdy::MeshAttr mesh = meshOp.getMesh();
+      if (mesh.getAxes().empty())
+        return meshOp.emitOpError("unsupported by convert-sdy-to-mesh: a mesh "
+                                  "without axes");
+      if (!mesh.getDeviceIds().empty())
+        return meshOp.emitOpError("unsupported by convert-sdy-to-mesh: "
+                                  "explicit device_ids");
+      meshes.emplace(meshOp.getSymName().str(), SplitMesh(mesh));
+    }
     WalkResult result = module.walk([&](Operation *op) {
-      if (auto meshOp = dyn_cast<sdy::MeshOp>(op)) {
-        sdy::MeshAttr mesh = meshOp.getMesh();
-        if (mesh.getAxes().empty()) {
-          meshOp.emitOpError("unsupported by convert-sdy-to-mesh: a mesh "
-                             "without axes");
-          return WalkResult::interrupt();
-        }
-        if (!mesh.getDeviceIds().empty()) {
-          meshOp.emitOpError("unsupported by convert-sdy-to-mesh: explicit "
-                             "device_ids");
-          return WalkResult::interrupt();
-        }
-        meshes.push_back(meshOp);
-        return WalkResult::advance();
-      }
-      if (op->getDialect() == sdy) {
-        op->emitOpError("unsupported by convert-sdy-to-mesh: only sdy.mesh "
-                        "is converted so far");
+      if (isa<sdy::ManualComputationOp>(op)) {
+        op->emitOpError("unsupported by convert-sdy-to-mesh: manual "
+                        "computations");
         return WalkResult::interrupt();
       }
       for (NamedAttribute named : op->getAttrs()) {
-        if (usesSdyAttr(named.getValue(), sdy)) {
-          op->emitOpError("unsupported by convert-sdy-to-mesh: sdy attribute '")
-              << named.getName().getValue() << "'";
+        bool bad = false;
+        forEachSharding(named.getValue(), [&](sdy::TensorShardingAttr s) {
+          if (bad)
+            return;
+          FlatSymbolRefAttr name = s.getMeshSymName();
+          auto it = name ? meshes.find(name.getValue().str()) : meshes.end();
+          if (it == meshes.end()) {
+            op->emitOpError("unsupported by convert-sdy-to-mesh: a sharding "
+                            "on an inlined or unknown mesh (run "
+                            "sdy-lift-inlined-meshes first)");
+            bad = true;
+            return;
+          }
+          for (sdy::AxisRefAttr ref : axisRefs(s))
+            it->second.use(ref);
+        });
+        if (bad)
           return WalkResult::interrupt();
+        // Shardings live under `sdy.*` names, in function argument and
+        // result attributes, and on sdy ops; anything else is unknown.
+        StringRef attrName = named.getName().getValue();
+        if (!attrName.starts_with("sdy.") && op->getDialect() != sdyDialect &&
+            !(isa<func::FuncOp>(op) &&
+              (attrName == "arg_attrs" || attrName == "res_attrs"))) {
+          bool foreign = false;
+          named.getValue().walk([&](Attribute nested) {
+            foreign |= &nested.getDialect() == sdyDialect;
+          });
+          if (foreign) {
+            op->emitOpError("unsupported by convert-sdy-to-mesh: sdy "
+                            "attribute '")
+                << named.getName().getValue() << "'";
+            return WalkResult::interrupt();
+          }
         }
       }
       return WalkResult::advance();
     });
     if (result.wasInterrupted())
+      return failure();
+    for (auto &[name, split] : meshes) {
+      std::string badAxis;
+      if (failed(split.finalize(badAxis)))
+        return module.lookupSymbol(name)->emitOpError(
+                   "unsupported by convert-sdy-to-mesh: the sub-axes of axis '")
+               << badAxis << "' overlap without nesting";
+    }
+    return success();
+  }
+
+  mesh::MeshSharding meshSharding(sdy::TensorShardingAttr sharding) {
+    FlatSymbolRefAttr name = sharding.getMeshSymName();
+    return toMeshSharding(sharding, name, meshes.at(name.getValue().str()));
+  }
+
+  /// A sharding of nothing on the module's only mesh (null if there are
+  /// several: then nothing unannotated can be placed on one of them).
+  mesh::MeshSharding replicated() {
+    if (meshes.size() != 1)
+      return {};
+    return mesh::MeshSharding(
+        FlatSymbolRefAttr::get(&getContext(), meshes.begin()->first), {});
+  }
+
+  /// The mesh sharding of `sharding`, replicated if it is null.
+  mesh::MeshSharding target(sdy::TensorShardingAttr sharding) {
+    return sharding ? meshSharding(sharding) : replicated();
+  }
+
+  /// A new value: `value` read as sharded by `sharding` (replicated if
+  /// null), when it is a ranked tensor; `value` itself otherwise.
+  Value annotate(mesh::AnnotationBuilder &annotations, OpBuilder &builder,
+                 Value value, sdy::TensorShardingAttr sharding) {
+    mesh::MeshSharding meshSharding = target(sharding);
+    if (!isa<RankedTensorType>(value.getType()) || !meshSharding)
+      return value;
+    return mesh::ShardOp::create(builder, value.getLoc(), value.getType(),
+                                 value, annotations.shardingValue(meshSharding),
+                                 /*annotate_for_users=*/false);
+  }
+
+  /// Annotates what `value` is: its sdy sharding (replicated if null).
+  void annotateValue(mesh::AnnotationBuilder &annotations, Value value,
+                     sdy::TensorShardingAttr sharding) {
+    mesh::MeshSharding meshSharding = target(sharding);
+    if (isa<RankedTensorType>(value.getType()) && meshSharding)
+      annotations.annotateResult(value, meshSharding);
+  }
+
+  /// Annotates every result of `op` with its sdy sharding (replicated for
+  /// results without one).
+  void annotateResults(mesh::AnnotationBuilder &annotations, Operation *op,
+                       sdy::TensorShardingPerValueAttr shardings) {
+    for (OpResult result : op->getResults())
+      annotateValue(annotations, result,
+                    shardings ? shardings.getSharding(result.getResultNumber())
+                              : sdy::TensorShardingAttr());
+  }
+
+  /// Replaces the single-result sdy op `op` by `input` resharded to
+  /// `sharding`.
+  void replaceByShard(mesh::AnnotationBuilder &annotations, Operation *op,
+                      Value input, sdy::TensorShardingAttr sharding) {
+    OpBuilder builder(op);
+    op->getResult(0).replaceAllUsesWith(
+        annotate(annotations, builder, input, sharding));
+    op->erase();
+  }
+
+  /// Inlines a named computation: its operands resharded to the in
+  /// shardings, its results to the out shardings.
+  void inlineNamedComputation(mesh::AnnotationBuilder &annotations,
+                              sdy::NamedComputationOp op) {
+    OpBuilder builder(op);
+    Block &body = op.getBody().front();
+    auto in = op.getInShardingsAttr();
+    auto out = op.getOutShardingsAttr();
+    for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+      Value operand = op->getOperand(i);
+      if (in && in.getSharding(i))
+        operand = annotate(annotations, builder, operand, in.getSharding(i));
+      arg.replaceAllUsesWith(operand);
+    }
+    Operation *terminator = body.getTerminator();
+    op->getBlock()->getOperations().splice(op->getIterator(),
+                                           body.getOperations(), body.begin(),
+                                           terminator->getIterator());
+    for (auto [i, result] : llvm::enumerate(op->getResults())) {
+      Value value = terminator->getOperand(i);
+      if (out && out.getSharding(i))
+        value = annotate(annotations, builder, value, out.getSharding(i));
+      result.replaceAllUsesWith(value);
+    }
+    op->erase();
+  }
+
+  void convertFunction(func::FuncOp func) {
+    auto dropSdyAttrs = [](DictionaryAttr attrs) {
+      SmallVector<NamedAttribute> kept;
+      if (!attrs)
+        return kept;
+      for (NamedAttribute a : attrs)
+        if (!a.getName().getValue().starts_with("sdy."))
+          kept.push_back(a);
+      return kept;
+    };
+    if (func.isExternal()) {
+      for (unsigned i = 0; i < func.getNumArguments(); ++i)
+        func.setArgAttrs(i, dropSdyAttrs(func.getArgAttrDict(i)));
+      for (unsigned i = 0; i < func.getNumResults(); ++i)
+        func.setResultAttrs(i, dropSdyAttrs(func.getResultAttrDict(i)));
+      return;
+    }
+    mesh::AnnotationBuilder annotations(func);
+    OpBuilder builder(func.getContext());
+
+    // The body first: a result annotation goes right after its op, before
+    // the boundary's annotations are placed.
+    SmallVector<Operation *> ops;
+    func.getFunctionBody().walk([&](Operation *op) { ops.push_back(op); });
+    for (Operation *op : ops) {
+      if (isa<mesh::ShardOp, mesh::ShardingOp>(op))
+        continue;
+      if (auto c = dyn_cast<sdy::ShardingConstraintOp>(op)) {
+        replaceByShard(annotations, op, c.getInput(), c.getSharding());
+      } else if (auto r = dyn_cast<sdy::ReshardOp>(op)) {
+        replaceByShard(annotations, op, r.getInput(), r.getSharding());
+      } else if (auto collective = dyn_cast<sdy::CollectiveOpInterface>(op)) {
+        replaceByShard(annotations, op, collective.getTensor(),
+                       collective.getOutSharding());
+      } else if (auto edge = dyn_cast<sdy::DataFlowEdgeOp>(op)) {
+        Value input = edge.getInput();
+        edge.getResult().replaceAllUsesWith(input);
+        edge.erase();
+      } else if (auto barrier = dyn_cast<sdy::PropagationBarrierOp>(op)) {
+        barrier.getResult().replaceAllUsesWith(barrier.getInput());
+        barrier.erase();
+      } else if (isa<sdy::ShardingGroupOp>(op)) {
+        op->erase();
+      } else if (auto named = dyn_cast<sdy::NamedComputationOp>(op)) {
+        inlineNamedComputation(annotations, named);
+      } else if (auto constant = dyn_cast<sdy::ConstantOp>(op)) {
+        builder.setInsertionPoint(constant);
+        auto replacement = arith::ConstantOp::create(
+            builder, constant.getLoc(), cast<TypedAttr>(constant.getValue()));
+        replacement->setDiscardableAttrs(constant->getDiscardableAttrDictionary());
+        constant.getResult().replaceAllUsesWith(replacement.getResult());
+        constant.erase();
+        annotateResults(annotations, replacement,
+                        replacement->getAttrOfType<sdy::TensorShardingPerValueAttr>(
+                            sdy::kShardingAttr));
+        replacement->removeAttr(sdy::kShardingAttr);
+      } else if (!isa<sdy::ReturnOp>(op) && !op->hasTrait<OpTrait::IsTerminator>()) {
+        annotateResults(annotations, op,
+                        op->getAttrOfType<sdy::TensorShardingPerValueAttr>(
+                            sdy::kShardingAttr));
+        for (NamedAttribute a : op->getDiscardableAttrDictionary())
+          if (a.getName().getValue().starts_with("sdy."))
+            op->removeDiscardableAttr(a.getName());
+      }
+    }
+
+    // The boundary: arguments and results, replicated unless annotated.
+    Block &entry = func.getFunctionBody().front();
+    for (BlockArgument arg : entry.getArguments()) {
+      annotateValue(annotations, arg,
+                    func.getArgAttrOfType<sdy::TensorShardingAttr>(
+                        arg.getArgNumber(), sdy::kShardingAttr));
+      func.setArgAttrs(arg.getArgNumber(),
+                       dropSdyAttrs(func.getArgAttrDict(arg.getArgNumber())));
+    }
+    func.walk([&](func::ReturnOp ret) {
+      builder.setInsertionPoint(ret);
+      for (OpOperand &operand : ret->getOpOperands())
+        operand.set(annotate(annotations, builder, operand.get(),
+                             func.getResultAttrOfType<sdy::TensorShardingAttr>(
+                                 operand.getOperandNumber(),
+                                 sdy::kShardingAttr)));
+    });
+    for (unsigned i = 0; i < func.getNumResults(); ++i)
+      func.setResultAttrs(i, dropSdyAttrs(func.getResultAttrDict(i)));
+  }
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    Dialect *sdyDialect = getContext().getLoadedDialect<sdy::SdyDialect>();
+    if (!sdyDialect)
+      return; // Nothing in the module can come from an unloaded dialect.
+    meshes.clear();
+    if (failed(analyse(module, sdyDialect)))
       return signalPassFailure();
 
+    for (auto func : llvm::to_vector(module.getOps<func::FuncOp>()))
+      convertFunction(func);
+
     OpBuilder builder(&getContext());
-    for (sdy::MeshOp meshOp : meshes) {
-      SmallVector<int64_t> shape;
-      for (sdy::MeshAxisAttr axis : meshOp.getMesh().getAxes())
-        shape.push_back(axis.getSize());
+    for (auto meshOp : llvm::to_vector(module.getOps<sdy::MeshOp>())) {
       builder.setInsertionPoint(meshOp);
       mesh::MeshOp::create(builder, meshOp.getLoc(), meshOp.getSymName(),
-                           shape);
+                           meshes.at(meshOp.getSymName().str()).getShape());
       meshOp.erase();
     }
+
+    // Whatever is left is an sdy construct outside a function.
+    WalkResult left = module.walk([&](Operation *op) {
+      if (op->getDialect() == sdyDialect) {
+        op->emitOpError("unsupported by convert-sdy-to-mesh: outside a "
+                        "func.func");
+        return WalkResult::interrupt();
+      }
+      return WalkResult::advance();
+    });
+    if (left.wasInterrupted())
+      return signalPassFailure();
   }
 };
 

@@ -160,6 +160,11 @@ def run_unpartitioned(source: str, func: str, inputs: Sequence[np.ndarray], *,
             module = ir.Module.parse(source)
         except ir.MLIRError as e:
             raise RunError(error_line(e)) from None
+        if pipeline.is_sdy_program(module):
+            try:
+                pipeline.sdy_to_mesh(module)
+            except ir.MLIRError as e:
+                raise RunError(error_line(e)) from None
         func_op = _function(module, func)
         shards: list[ir.Operation] = []
         module.operation.walk(lambda op: (shards.append(op) if op.name == "mesh.shard" else None,

@@ -40,3 +40,135 @@ module @sdy_attribute_left {
     return
   }
 }
+
+// -----
+
+// Argument, op and result shardings become mesh.shard annotations; an
+// unannotated argument, value or result is replicated, as Shardy reads it.
+// CHECK-LABEL: module @shardings
+// CHECK: mesh.mesh @mesh(shape = 2x4)
+// CHECK-LABEL: func.func @f
+// CHECK-SAME: (%[[X:.*]]: tensor<8x16xf32>, %[[Y:.*]]: tensor<8x16xf32>) -> tensor<8x16xf32>
+// CHECK-DAG: %[[ROWS:.*]] = mesh.sharding @mesh split_axes = {{\[\[}}0]] : !mesh.sharding
+// CHECK-DAG: %[[REP:.*]] = mesh.sharding @mesh split_axes = {{\[\[\]\]}} : !mesh.sharding
+// CHECK-DAG: %[[BOTH:.*]] = mesh.sharding @mesh split_axes = {{\[\[}}0], [1]] : !mesh.sharding
+// CHECK-DAG: %[[XS:.*]] = mesh.shard %[[X]] to %[[ROWS]] : tensor<8x16xf32>
+// CHECK-DAG: %[[YS:.*]] = mesh.shard %[[Y]] to %[[REP]] : tensor<8x16xf32>
+// CHECK: %[[ADD:.*]] = arith.addf %[[XS]], %[[YS]] : tensor<8x16xf32>
+// CHECK: %[[ADDS:.*]] = mesh.shard %[[ADD]] to %[[BOTH]] : tensor<8x16xf32>
+// CHECK: %[[EXP:.*]] = math.exp %[[ADDS]] : tensor<8x16xf32>
+// CHECK: %[[EXPS:.*]] = mesh.shard %[[EXP]] to %[[REP]] : tensor<8x16xf32>
+// CHECK: %[[RES:.*]] = mesh.shard %[[EXPS]] to %[[ROWS]] : tensor<8x16xf32>
+// CHECK: return %[[RES]]
+// CHECK-NOT: sdy
+module @shardings {
+  sdy.mesh @mesh = <["a"=2, "b"=4]>
+  func.func @f(%x: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}, %y: tensor<8x16xf32>)
+      -> (tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) {
+    %0 = arith.addf %x, %y {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {"b"}]>]>} : tensor<8x16xf32>
+    %1 = math.exp %0 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=16}>} : tensor<8x16xf32>
+    return %1 : tensor<8x16xf32>
+  }
+}
+
+// -----
+
+// Reshards, constraints and collectives are resharding annotations (a
+// mesh.shard of an annotated value); unreduced axes are partial sums.
+// CHECK-LABEL: module @reshards
+// CHECK-DAG: %[[P:.*]] = mesh.sharding @mesh split_axes = {{\[\[\]\]}} partial = <sum> [1] : !mesh.sharding
+// CHECK-DAG: %[[ROWS:.*]] = mesh.sharding @mesh split_axes = {{\[\[}}0]] : !mesh.sharding
+// CHECK-DAG: %[[REP:.*]] = mesh.sharding @mesh split_axes = {{\[\[\]\]}} : !mesh.sharding
+// CHECK: %[[XS:.*]] = mesh.shard %arg0 to %[[P]]
+// CHECK: %[[R:.*]] = mesh.shard %[[XS]] to %[[REP]]
+// CHECK: %[[C:.*]] = mesh.shard %[[R]] to %[[ROWS]]
+// CHECK: %[[G:.*]] = mesh.shard %[[C]] to %[[REP]]
+// CHECK: %[[CST:.*]] = arith.constant dense<1.000000e+00> : tensor<8xf32>
+// CHECK: %[[CSTS:.*]] = mesh.shard %[[CST]] to %[[ROWS]]
+// CHECK: arith.addf %[[G]], %[[CSTS]]
+module @reshards {
+  sdy.mesh @mesh = <["a"=2, "b"=4]>
+  func.func @f(%x: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}], unreduced={"b"}>}) -> tensor<8xf32> {
+    %r = sdy.all_reduce {"b"} %x out_sharding=<@mesh, [{}]> : tensor<8xf32>
+    %c = sdy.sharding_constraint %r <@mesh, [{"a"}]> : tensor<8xf32>
+    %g = sdy.reshard %c <@mesh, [{}]> : tensor<8xf32>
+    %k = sdy.constant {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}]>]>} dense<1.0> : tensor<8xf32>
+    %s = arith.addf %g, %k : tensor<8xf32>
+    return %s : tensor<8xf32>
+  }
+}
+
+// -----
+
+// An axis used through sub-axes is cut into several mesh axes, major to
+// minor, so that the devices keep their linear ids.
+// CHECK-LABEL: module @sub_axes
+// CHECK: mesh.mesh @mesh(shape = 2x2x2x3)
+// CHECK-DAG: mesh.sharding @mesh split_axes = {{\[\[}}0], [1, 2]] : !mesh.sharding
+// CHECK-DAG: mesh.sharding @mesh split_axes = {{\[\[}}0, 1], [3]] : !mesh.sharding
+module @sub_axes {
+  sdy.mesh @mesh = <["x"=8, "y"=3]>
+  func.func @f(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(1)2}, {"x":(2)4}]>})
+      -> (tensor<8x6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(1)4}, {"y"}]>}) {
+    %0 = tensor.extract_slice %a[0, 0] [8, 6] [1, 1] : tensor<8x8xf32> to tensor<8x6xf32>
+    return %0 : tensor<8x6xf32>
+  }
+}
+
+// -----
+
+// Data-flow edges and barriers pass their input on; groups go away; a named
+// computation is inlined with its in and out shardings.
+// CHECK-LABEL: module @helpers
+// CHECK-NOT: sdy.
+// CHECK: %[[XS:.*]] = mesh.shard %arg0
+// CHECK: %[[IN:.*]] = mesh.shard %[[XS]] to %[[ROWS:.*]] : tensor<8xf32>
+// CHECK: %[[NEG:.*]] = arith.negf %[[IN]]
+// CHECK: %[[OUT:.*]] = mesh.shard %{{.*}} to %[[ROWS]] : tensor<8xf32>
+// CHECK: return
+module @helpers {
+  sdy.mesh @mesh = <["a"=2]>
+  func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %e = sdy.data_flow_edge %x : tensor<8xf32>
+    %b = sdy.propagation_barrier %e allowed_direction=NONE : tensor<8xf32>
+    sdy.sharding_group %b group_id=0 : tensor<8xf32>
+    %n = sdy.named_computation<"g">(%b) in_shardings=[<@mesh, [{"a"}]>] out_shardings=[<@mesh, [{"a"}]>] (%arg1: tensor<8xf32>) {
+      %0 = arith.negf %arg1 : tensor<8xf32>
+      sdy.return %0 : tensor<8xf32>
+    } : (tensor<8xf32>) -> tensor<8xf32>
+    return %n : tensor<8xf32>
+  }
+}
+
+// -----
+
+module @overlapping_sub_axes {
+  // expected-error @+1 {{'sdy.mesh' op unsupported by convert-sdy-to-mesh: the sub-axes of axis 'x' overlap without nesting}}
+  sdy.mesh @mesh = <["x"=6]>
+  func.func @f(%a: tensor<6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(1)2}]>},
+               %b: tensor<6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x":(1)3}]>}) {
+    return
+  }
+}
+
+// -----
+
+module @manual {
+  sdy.mesh @mesh = <["a"=2]>
+  func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
+    // expected-error @+1 {{'sdy.manual_computation' op unsupported by convert-sdy-to-mesh: manual computations}}
+    %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"a"}]>] out_shardings=[<@mesh, [{"a"}]>] manual_axes={"a"} (%arg1: tensor<4xf32>) {
+      sdy.return %arg1 : tensor<4xf32>
+    } : (tensor<8xf32>) -> tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}
+
+// -----
+
+module @inlined_mesh {
+  // expected-error @+1 {{'func.func' op unsupported by convert-sdy-to-mesh: a sharding on an inlined or unknown mesh (run sdy-lift-inlined-meshes first)}}
+  func.func @f(%x: tensor<8xf32> {sdy.sharding = #sdy.sharding<mesh<["a"=2]>, [{"a"}]>}) -> tensor<8xf32> {
+    return %x : tensor<8xf32>
+  }
+}

@@ -47,9 +47,11 @@ public:
   void annotateOperand(OpOperand &operand, const MeshSharding &sharding);
   /// Number of mesh.shard ops added.
   unsigned count() const { return added; }
+  /// The `!mesh.sharding` value of `sharding`: the existing mesh.sharding op
+  /// of an equal sharding, or a new one at the start of the entry block.
+  Value shardingValue(const MeshSharding &sharding);
 
 private:
-  Value shardingValue(const MeshSharding &sharding);
 
   OpBuilder builder;
   Block *entry;

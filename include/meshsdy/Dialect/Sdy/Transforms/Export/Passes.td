@@ -153,4 +153,39 @@ def ExportNamedComputationsPass
   let dependentDialects = ["::mlir::func::FuncDialect"];
 }
 
+def InsertExplicitReshardsPass
+    : Pass<"sdy-insert-explicit-reshards", "::mlir::func::FuncOp"> {
+  let summary = "Makes every op's operand shardings compatible with its rule";
+  let description = [{
+    After propagation an op may still have a sharding conflict: an axis
+    shards a factor in one tensor and not in another, or shards two different
+    factors. This pass makes each op with a sharding rule computable locally:
+    it chooses one sharding per factor and inserts `sdy.reshard`s on the
+    operands (and, for results sharded along a factor that needs replication,
+    after the op) so that every tensor agrees with that choice.
+
+    The choice: a factor that a result has keeps the result's axes (the
+    first such result's), so the op's result shardings stay what propagation
+    decided; a factor only the operands have (a reduction) takes the axes of
+    the operand that shards it most, without the axes other factors already
+    use. Need-replication and permutation factors are unsharded. When a
+    reduction factor is sharded, the results are partial sums over its axes:
+    an `sdy.all_reduce` over those axes follows the op, as Shardy writes it.
+
+    Example, mesh `<["x"=4, "y"=2]>`: a matmul whose result and lhs are both
+    sharded rows on "x", columns on "y". "y" cannot shard both the
+    contracting factor and the result's column factor, so the lhs is
+    resharded to rows on "x" only (an all-gather of its columns).
+
+    Differences from Shardy: Shardy weighs the communication of several
+    candidate factor shardings and sometimes changes a result's sharding
+    (e.g. it keeps a sharded contracting dimension and reduce-scatters); this
+    pass always keeps the results' shardings. Ops without a rule and ops of
+    the sdy dialect are left alone.
+
+    Cost: one walk, linear in ops and operands.
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
 #endif // MESHSDY_DIALECT_SDY_TRANSFORMS_EXPORT_PASSES_TD

@@ -1,0 +1,219 @@
+//===- InsertExplicitReshards.cpp - one sharding per factor ---------------===//
+//
+// Each op with a sharding rule gets one sharding per factor (results first,
+// see the pass description); whatever operand or result disagrees with that
+// choice is resharded, and a sharded reduction factor is all-reduced.
+//
+//===----------------------------------------------------------------------===//
+
+#include "meshsdy/Dialect/Sdy/IR/AxisRefs.h"
+#include "meshsdy/Dialect/Sdy/IR/SdyOps.h"
+#include "meshsdy/Dialect/Sdy/IR/ShardingRules.h"
+#include "meshsdy/Dialect/Sdy/IR/ValueShardings.h"
+#include "meshsdy/Dialect/Sdy/Transforms/Export/Passes.h"
+#include "meshsdy/Dialect/Sdy/Transforms/Propagation/ShardingProjection.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::sdy {
+#define GEN_PASS_DEF_INSERTEXPLICITRESHARDSPASS
+#include "meshsdy/Dialect/Sdy/Transforms/Export/Passes.h.inc"
+} // namespace mlir::sdy
+
+using namespace mlir;
+using namespace mlir::sdy;
+
+namespace {
+
+/// The dimension axes of `sharding` (null: replicated) for a rank-`rank`
+/// tensor, for comparing shardings regardless of open/closed and priorities.
+SmallVector<SmallVector<AxisRefAttr>> dimAxes(TensorShardingAttr sharding,
+                                              int64_t rank) {
+  SmallVector<SmallVector<AxisRefAttr>> result(rank);
+  if (sharding)
+    for (auto [i, dim] : llvm::enumerate(sharding.getDimShardings()))
+      if (static_cast<int64_t>(i) < rank)
+        result[i].assign(dim.getAxes().begin(), dim.getAxes().end());
+  return result;
+}
+
+bool sameLayout(TensorShardingAttr a, TensorShardingAttr b, int64_t rank) {
+  return dimAxes(a, rank) == dimAxes(b, rank);
+}
+
+/// Appends the longest prefix of `axes` that overlaps nothing in `used`,
+/// and records it as used.
+AxisList takeAvoiding(ArrayRef<AxisRefAttr> axes, AxisList &used) {
+  AxisList taken;
+  for (AxisRefAttr axis : axes) {
+    AxisRefAttr prefix = prefixAvoiding(axis, used);
+    if (!prefix)
+      break;
+    taken.push_back(prefix);
+    if (prefix != axis)
+      break;
+  }
+  used.append(taken.begin(), taken.end());
+  return taken;
+}
+
+int64_t rankOf(Value value) {
+  auto type = dyn_cast<RankedTensorType>(value.getType());
+  return type ? type.getRank() : -1;
+}
+
+struct InsertExplicitReshardsPass
+    : sdy::impl::InsertExplicitReshardsPassBase<InsertExplicitReshardsPass> {
+  void runOnOperation() override {
+    SmallVector<Operation *> ops;
+    getOperation().walk([&](Operation *op) {
+      if (!isa<SdyDialect>(op->getDialect()) && op->getNumResults() > 0 &&
+          getShardingRule(op))
+        ops.push_back(op);
+    });
+    for (Operation *op : ops)
+      makeCompatible(op);
+  }
+
+  void makeCompatible(Operation *op) {
+    OpShardingRuleAttr rule = getShardingRule(op);
+    if (static_cast<int64_t>(rule.getOperandMappings().size()) !=
+            op->getNumOperands() ||
+        static_cast<int64_t>(rule.getResultMappings().size()) !=
+            op->getNumResults())
+      return;
+    SmallVector<TensorShardingAttr> operandShardings, resultShardings;
+    TensorShardingAttr any;
+    auto shardingOf = [&](Value value, int64_t rank) -> TensorShardingAttr {
+      TensorShardingAttr sharding = getSharding(value);
+      if (sharding && sharding.getRank() != rank)
+        return {};
+      any = any ? any : sharding;
+      return sharding;
+    };
+    for (auto [value, mapping] :
+         llvm::zip(op->getOperands(), rule.getOperandMappings())) {
+      if (rankOf(value) != mapping.getRank() && mapping.getRank() != 0)
+        return;
+      operandShardings.push_back(shardingOf(value, mapping.getRank()));
+    }
+    for (auto [value, mapping] :
+         llvm::zip(op->getResults(), rule.getResultMappings())) {
+      if (rankOf(value) != mapping.getRank())
+        return;
+      resultShardings.push_back(shardingOf(value, mapping.getRank()));
+    }
+    if (!any)
+      return; // everything replicated
+    MeshAttr mesh = any.getMesh(op);
+    if (!mesh)
+      return;
+    Attribute meshOrRef = any.getMeshOrRef();
+    ShardingProjection projection = ShardingProjection::build(
+        operandShardings, resultShardings, rule, mesh);
+
+    // One sharding per factor: the results' first, then the rest.
+    int64_t numFactors = rule.getNumFactors();
+    SmallVector<AxisList> chosen(numFactors);
+    SmallVector<bool> decided(numFactors, false);
+    AxisList used;
+    auto unsharded = [&](int64_t factor) {
+      return rule.isNeedReplicationFactor(factor) ||
+             rule.isPermutationFactor(factor);
+    };
+    for (const TensorFactorShardings &result : projection.getResults())
+      for (int64_t factor = 0; factor < numFactors; ++factor)
+        if (const FactorSharding *f = result.find(factor);
+            f && !decided[factor]) {
+          decided[factor] = true;
+          if (!unsharded(factor))
+            chosen[factor] = takeAvoiding(f->axes, used);
+        }
+    for (int64_t factor = 0; factor < numFactors; ++factor) {
+      if (decided[factor] || unsharded(factor))
+        continue;
+      const FactorSharding *most = nullptr;
+      for (const TensorFactorShardings &operand : projection.getOperands())
+        if (const FactorSharding *f = operand.find(factor))
+          if (!most || getTotalSize(f->axes, mesh) >
+                           getTotalSize(most->axes, mesh))
+            most = f;
+      if (most)
+        chosen[factor] = takeAvoiding(most->axes, used);
+    }
+
+    auto reshardedTo = [&](const TensorFactorShardings &tensor,
+                           TensorMappingAttr mapping) {
+      TensorFactorShardings target = tensor;
+      for (int64_t factor = 0; factor < numFactors; ++factor) {
+        FactorSharding &f = target.factors[factor];
+        if (!f.isMapped)
+          continue;
+        f.axes = chosen[factor];
+        f.overflowAxes.clear();
+        f.isClosed = true;
+      }
+      return target.toSharding(op->getContext(), mapping,
+                               rule.getFactorSizes(), meshOrRef, mesh);
+    };
+
+    OpBuilder builder(op);
+    for (auto [i, operand] : llvm::enumerate(op->getOpOperands())) {
+      int64_t rank = rankOf(operand.get());
+      if (rank <= 0)
+        continue;
+      TensorShardingAttr target =
+          reshardedTo(projection.getOperands()[i], rule.getOperandMappings()[i]);
+      if (sameLayout(operandShardings[i], target, rank))
+        continue;
+      operand.set(ReshardOp::create(builder, op->getLoc(),
+                                    operand.get().getType(), operand.get(),
+                                    target));
+    }
+
+    // Results: a sharded reduction is all-reduced; a result that cannot
+    // keep its sharding is computed as chosen and resharded back.
+    AxisList reduced;
+    for (int64_t factor : rule.getReductionFactors())
+      reduced.append(chosen[factor].begin(), chosen[factor].end());
+    llvm::sort(reduced, getMeshComparator(mesh));
+    SmallVector<TensorShardingAttr> newResultShardings;
+    bool resultsChanged = false;
+    builder.setInsertionPointAfter(op);
+    for (auto [i, result] : llvm::enumerate(op->getResults())) {
+      int64_t rank = rankOf(result);
+      TensorShardingAttr target =
+          reshardedTo(projection.getResults()[i], rule.getResultMappings()[i]);
+      TensorShardingAttr original =
+          resultShardings[i]
+              ? resultShardings[i]
+              : TensorShardingAttr::getFullyOpen(op->getContext(), rank,
+                                                 meshOrRef);
+      bool changed = !sameLayout(resultShardings[i], target, rank);
+      newResultShardings.push_back(changed ? target : original);
+      resultsChanged |= changed;
+      Value value = result;
+      SmallPtrSet<Operation *, 2> added;
+      if (!reduced.empty()) {
+        auto allReduce = AllReduceOp::create(
+            builder, op->getLoc(), result.getType(), value,
+            AxisRefListAttr::get(op->getContext(), reduced),
+            changed ? target : original);
+        added.insert(allReduce);
+        value = allReduce.getResult();
+      }
+      if (changed) {
+        auto reshard = ReshardOp::create(builder, op->getLoc(),
+                                         result.getType(), value, original);
+        added.insert(reshard);
+        value = reshard.getResult();
+      }
+      if (value != result)
+        result.replaceAllUsesExcept(value, added);
+    }
+    if (resultsChanged)
+      op->setAttr(kShardingAttr, TensorShardingPerValueAttr::get(
+                                     op->getContext(), newResultShardings));
+  }
+};
+
+} // namespace

@@ -1,0 +1,81 @@
+// RUN: mesh-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(sdy-insert-explicit-reshards))' | FileCheck %s
+
+sdy.mesh @mesh = <["x"=4, "y"=2]>
+
+// Compatible shardings: nothing is inserted.
+// CHECK-LABEL: func @matmul_compatible
+// CHECK-NEXT: tensor.empty
+// CHECK-NEXT: %[[M:.*]] = linalg.matmul {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>} ins(%arg0, %arg1
+// CHECK-NEXT: return %[[M]]
+func.func @matmul_compatible(
+    %a: tensor<8x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+    %b: tensor<32x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}) -> tensor<8x16xf32> {
+  %e = tensor.empty() {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>} : tensor<8x16xf32>
+  %m = linalg.matmul {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>}
+       ins(%a, %b : tensor<8x32xf32>, tensor<32x16xf32>) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %m : tensor<8x16xf32>
+}
+
+// "y" shards the lhs's contracting dimension and the result's columns: the
+// result keeps its sharding, the lhs is all-gathered (as Shardy does).
+// CHECK-LABEL: func @matmul_lhs_contracting_conflicts_with_result
+// CHECK: %[[R:.*]] = sdy.reshard %arg0 <@mesh, [{"x"}, {}]> : tensor<8x32xf32>
+// CHECK-NEXT: %[[M:.*]] = linalg.matmul {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>} ins(%[[R]], %arg1
+// CHECK-NEXT: return %[[M]]
+func.func @matmul_lhs_contracting_conflicts_with_result(
+    %a: tensor<8x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>},
+    %b: tensor<32x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y"}]>}) -> tensor<8x16xf32> {
+  %e = tensor.empty() {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>} : tensor<8x16xf32>
+  %m = linalg.matmul {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>}
+       ins(%a, %b : tensor<8x32xf32>, tensor<32x16xf32>) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %m : tensor<8x16xf32>
+}
+
+// A sharded contracting dimension: the result is a partial sum over "y",
+// all-reduced right after the op.
+// CHECK-LABEL: func @matmul_contracting_sharded
+// CHECK: %[[M:.*]] = linalg.matmul {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>}
+// CHECK-NEXT: %[[AR:.*]] = sdy.all_reduce {"y"} %[[M]] out_sharding=<@mesh, [{"x"}, {}]> : tensor<8x16xf32>
+// CHECK-NEXT: return %[[AR]]
+func.func @matmul_contracting_sharded(
+    %a: tensor<8x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>},
+    %b: tensor<32x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) -> tensor<8x16xf32> {
+  %e = tensor.empty() {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x16xf32>
+  %m = linalg.matmul {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>}
+       ins(%a, %b : tensor<8x32xf32>, tensor<32x16xf32>) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %m : tensor<8x16xf32>
+}
+
+// Elementwise: operands follow the result.
+// CHECK-LABEL: func @elementwise_operands_follow_the_result
+// CHECK-DAG: %[[RA:.*]] = sdy.reshard %arg0 <@mesh, [{}, {"x"}]>
+// CHECK-DAG: %[[RB:.*]] = sdy.reshard %arg1 <@mesh, [{}, {"x"}]>
+// CHECK: arith.addf %[[RA]], %[[RB]] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"x"}]>]>}
+func.func @elementwise_operands_follow_the_result(
+    %a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+    %b: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %s = arith.addf %a, %b {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"x"}]>]>} : tensor<8x8xf32>
+  return %s : tensor<8x8xf32>
+}
+
+// A need-replication factor (the sliced dimension of extract_slice) cannot
+// stay sharded: the op computes it replicated and the result is resharded
+// back to what propagation decided.
+// CHECK-LABEL: func @need_replication_result
+// CHECK: %[[RA:.*]] = sdy.reshard %arg0 <@mesh, [{}]>
+// CHECK: %[[S:.*]] = tensor.extract_slice %[[RA]]{{.*}}{sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>]>}
+// CHECK-NEXT: %[[B:.*]] = sdy.reshard %[[S]] <@mesh, [{"y"}]>
+// CHECK-NEXT: return %[[B]]
+func.func @need_replication_result(
+    %a: tensor<16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {
+  %s = tensor.extract_slice %a[4] [8] [1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"y"}]>]>} : tensor<16xf32> to tensor<8xf32>
+  return %s : tensor<8xf32>
+}
+
+// Ops without a rule and unsharded programs are left alone.
+// CHECK-LABEL: func @no_mesh_no_change
+// CHECK-NOT: sdy.reshard
+func.func @no_mesh_no_change(%a: tensor<8xf32>) -> tensor<8xf32> {
+  %s = math.exp %a : tensor<8xf32>
+  return %s : tensor<8xf32>
+}
