@@ -51,22 +51,26 @@ def einsum(
     return op.result
 
 
-def build_attention(batch: int, seq: int, model: int, heads: int, head_size: int, mesh_shape: list[int]) -> ir.Module:
+def build_attention(batch: int, seq: int, model: int, heads: int, head_size: int, mesh_shape: list[int],
+                    annotate: bool = True) -> ir.Module:
+    """Attention annotated with mesh shardings (without `mesh.mesh` and
+    annotations if not `annotate`)."""
     f32 = ir.F32Type.get()
     t = lambda *shape: ir.RankedTensorType.get(list(shape), f32)  # noqa: E731
     module = ir.Module.create()
     with ir.InsertionPoint(module.body):
-        mesh.MeshOp("mesh", mesh_shape)
+        if annotate:
+            mesh.MeshOp("mesh", mesh_shape)
         w_in, w_out = t(model, heads, head_size), t(heads, head_size, model)
         fn = func.FuncOp("attention", ir.FunctionType.get([t(batch, seq, model), w_in, w_in, w_in, w_out], [t(batch, seq, model)]))
         with ir.InsertionPoint(fn.add_entry_block()):
             x, wq, wk, wv, wo = fn.arguments
-            by_batch = mesh.sharding("mesh", split_axes=[[0]])
-            heads_in = mesh.sharding("mesh", split_axes=[[], [1]])
-            heads_out = mesh.sharding("mesh", split_axes=[[1]])
-            x = mesh.shard(x, by_batch)
-            wq, wk, wv = (mesh.shard(w, heads_in) for w in (wq, wk, wv))
-            wo = mesh.shard(wo, heads_out)
+            def shard(value: ir.Value, split_axes: list[list[int]], **kw: bool) -> ir.Value:
+                return mesh.shard(value, mesh.sharding("mesh", split_axes=split_axes), **kw) if annotate else value
+
+            x = shard(x, [[0]])
+            wq, wk, wv = (shard(w, [[], [1]]) for w in (wq, wk, wv))
+            wo = shard(wo, [[1]])
             zero = arith.constant(f32, 0.0)
             scale = arith.constant(f32, head_size**-0.5)
 
@@ -89,7 +93,7 @@ def build_attention(batch: int, seq: int, model: int, heads: int, head_size: int
             )
             context = einsum([probs, v], zeros(batch, heads, seq, head_size), "bhst,bhte->bhse", "t", mac)
             out = einsum([context, wo], zeros(batch, seq, model), "bhse,hem->bsm", "he", mac)
-            func.ReturnOp([mesh.shard(out, by_batch, annotate_for_users=True)])
+            func.ReturnOp([shard(out, [[0]], annotate_for_users=True)])
     return module
 
 

@@ -20,24 +20,28 @@ import meshsdy.pipeline as pipeline
 from meshsdy.dialects import mesh
 
 
-def build_mlp(layers: int, batch: int, features: int, mesh_shape: list[int]) -> ir.Module:
-    """x -> tanh(x @ w_i + b_i), `layers` times, annotated with shardings."""
+def build_mlp(layers: int, batch: int, features: int, mesh_shape: list[int], annotate: bool = True) -> ir.Module:
+    """x -> tanh(x @ w_i + b_i), `layers` times, annotated with mesh
+    shardings (without `mesh.mesh` and annotations if not `annotate`)."""
     module = ir.Module.create()
     f32 = ir.F32Type.get()
     act = ir.RankedTensorType.get([batch, features], f32)
     weight = ir.RankedTensorType.get([features, features], f32)
     bias = ir.RankedTensorType.get([features], f32)
     with ir.InsertionPoint(module.body):
-        mesh.MeshOp("mesh", mesh_shape)
+        if annotate:
+            mesh.MeshOp("mesh", mesh_shape)
         fn = func.FuncOp("mlp", ir.FunctionType.get([act] + [weight, bias] * layers, [act]))
         with ir.InsertionPoint(fn.add_entry_block()):
             args = list(fn.arguments)
-            by_batch = mesh.sharding("mesh", split_axes=[[0]])
-            by_features = mesh.sharding("mesh", split_axes=[[], [1]])
-            x = mesh.shard(args[0], by_batch)
+
+            def shard(value: ir.Value, split_axes: list[list[int]]) -> ir.Value:
+                return mesh.shard(value, mesh.sharding("mesh", split_axes=split_axes)) if annotate else value
+
+            x = shard(args[0], [[0]])
             zero = arith.constant(f32, 0.0)
             for layer in range(layers):
-                w = mesh.shard(args[1 + 2 * layer], by_features)
+                w = shard(args[1 + 2 * layer], [[], [1]])
                 b = args[2 + 2 * layer]
                 empty = tensor.empty([batch, features], f32)
                 acc = linalg.fill(zero, outs=[empty])

@@ -304,3 +304,13 @@ class Generator:
         shape = p.shapes[a]
         line = f"$R = sdy.sharding_constraint {p.names[a]} {self.sharding(p.mesh, len(shape))} : {tensor(shape)}"
         self._emit(p, shape, [line], [line])
+
+
+def with_zero_inits(text: str) -> str:
+    """`text` (the upstream-ops form) with every init filled with zeros, so
+    that the program computes defined values (an uninitialised
+    `tensor.empty` is enough for propagation, not for running it)."""
+    text = re.sub(r"(func\.func @main\([^\n]*\{\n)", r"\1  %zero_init = arith.constant 0.0 : f32\n", text, count=1)
+    return re.sub(r"(%e\d+) = tensor\.empty\(\) : (tensor<[^>]*>)",
+                  r"\1_empty = tensor.empty() : \2\n"
+                  r"  \1 = linalg.fill ins(%zero_init : f32) outs(\1_empty : \2) -> \2", text)

@@ -18,6 +18,9 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
         ("mlp.py", ["--layers", "2", "--mesh", "4x2", "--batch", "16"], "{'mesh.all_gather': 1}"),
         ("attention.py", [], "{'mesh.all_reduce': 1}"),
         ("attention.py", ["--heads", "8", "--mesh", "1x4"], "{'mesh.all_reduce': 1}"),
+        ("mlp_sdy.py", ["--layers", "3"], "{'mesh.all_gather': 2}"),
+        ("mlp_sdy.py", ["--layers", "2", "--mesh", "4x2", "--batch", "16"], "{'mesh.all_gather': 1}"),
+        ("attention_sdy.py", [], "{'mesh.all_reduce': 1}"),
     ],
 )
 def test_example_script(script: str, args: list[str], collectives: str) -> None:

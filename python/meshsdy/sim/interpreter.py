@@ -157,20 +157,13 @@ def _check_results(st: Any, outs: list[list[Any]], active: list[int]) -> None:
 
 
 def _parse(module: ir.Module | str) -> ir.Module:
-    """`module` ready to interpret: parsed, and for a program with sdy
-    shardings, a copy with mesh annotations instead (they do not change
-    the values; see meshsdy.pipeline.sdy_to_mesh)."""
-    from .. import pipeline
+    if isinstance(module, ir.Module):
+        return module
+    import meshsdy  # noqa: F401  (registers the dialects)
 
-    if not isinstance(module, ir.Module):
-        ctx = ir.Context()
-        with ctx, ir.Location.unknown():
-            module = ir.Module.parse(module)
-    if pipeline.is_sdy_program(module):
-        with module.context:
-            module = ir.Module.parse(str(module))
-        pipeline.sdy_to_mesh(module)
-    return module
+    ctx = ir.Context()
+    with ctx, ir.Location.unknown():
+        return ir.Module.parse(module)
 
 
 def _to_value(x: Any, t: ir.Type, what: str) -> Any:

@@ -135,7 +135,15 @@ class Compiler:
     """
 
     def __init__(self, module: ir.Module, check_types: bool = True) -> None:
-        """Index the module's functions and meshes."""
+        """Index the module's functions and meshes. A program with sdy
+        shardings is read through a copy with mesh annotations instead
+        (they do not change its values; meshsdy.pipeline.sdy_to_mesh)."""
+        from .. import pipeline
+
+        if pipeline.is_sdy_program(module):
+            with module.context:
+                module = ir.Module.parse(str(module))
+            pipeline.sdy_to_mesh(module)
         self.module = module
         self.check_types = check_types
         self.functions: dict[str, ir.OpView] = {}
