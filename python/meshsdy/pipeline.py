@@ -145,7 +145,8 @@ def spmdize(
 
         record_sdy_boundaries.internal = True  # type: ignore[attr-defined]
         bridge = [p for group in sdy_stages().values() for p in group]
-        bridge += [record_sdy_boundaries, "func.func(sdy-insert-explicit-reshards)", "convert-sdy-to-mesh"]
+        bridge += [record_sdy_boundaries, "func.func(sdy-insert-explicit-reshards)",
+                   "func.func(sdy-reshard-to-collectives)", "convert-sdy-to-mesh"]
     order = [
         ("before-propagation", []),
         ("sdy", bridge),

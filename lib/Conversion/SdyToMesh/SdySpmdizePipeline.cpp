@@ -17,6 +17,7 @@ using namespace mlir;
 std::string mlir::meshsdy::getSdySpmdizePipelineText(
     const mesh::SpmdizePipelineOptions &options) {
   return "sdy-propagation-pipeline,func.func(sdy-insert-explicit-reshards),"
+         "func.func(sdy-reshard-to-collectives),"
          "convert-sdy-to-mesh," +
          mesh::getSpmdizePipelineText(options);
 }
@@ -26,6 +27,7 @@ void mlir::meshsdy::registerSdySpmdizePipeline() {
       "sdy-spmdize-pipeline",
       "Partition an sdy-annotated program into its per-device form "
       "(sdy-propagation-pipeline, sdy-insert-explicit-reshards, "
+      "sdy-reshard-to-collectives, "
       "convert-sdy-to-mesh, then mesh-spmdize-pipeline with the same options)",
       [](OpPassManager &pm, const mesh::SpmdizePipelineOptions &options) {
         // The text only names registered passes with valid options.

@@ -13,6 +13,14 @@ func.func @all_gather(%arg0: tensor<8x8x8xf32>) -> tensor<8x8x8xf32> {
   return %2 : tensor<8x8x8xf32>
 }
 
+// The minor part of an axis can be gathered; the major part stays.
+// CHECK-LABEL: func @all_gather_minor_part_of_an_axis
+func.func @all_gather_minor_part_of_an_axis(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "c"}, {"b"}]>}) -> tensor<8x8xf32> {
+  // CHECK: sdy.all_gather [{"c":(2)2}, {}] %arg0 out_sharding=<@mesh, [{"a", "c":(1)2}, {"b"}]>
+  %0 = sdy.all_gather [{"c":(2)2}, {}] %arg0 out_sharding=<@mesh, [{"a", "c":(1)2}, {"b"}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
 // CHECK-LABEL: func @all_gather_sub_axis_from_func_arg
 func.func @all_gather_sub_axis_from_func_arg(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "c":(1)2}, {"b"}]>}) -> tensor<8x8xf32> {
   // CHECK: sdy.all_gather [{"c":(1)2}, {}] %arg0 out_sharding=<@mesh, [{"a"}, {"b"}]>

@@ -37,3 +37,14 @@ func.func @gather_result_mismatch(%arg0: tensor<8xf32> {sdy.sharding = #sdy.shar
   %0 = sdy.all_gather [{"b"}] %arg0 out_sharding=<@mesh, [{}]> : tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "c"=4]>
+
+// Only the minor part of an axis can be gathered.
+func.func @major_part_of_an_axis(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "c"}, {}]>}) -> tensor<8x8xf32> {
+  // expected-error @+1 {{'sdy.all_gather' op can't gather {"c":(1)2} on dim 0: not a suffix of the operand dim sharding {"a", "c"}}}
+  %0 = sdy.all_gather [{"c":(1)2}, {}] %arg0 out_sharding=<@mesh, [{"a", "c":(2)2}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}

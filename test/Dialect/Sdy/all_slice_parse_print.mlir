@@ -19,3 +19,16 @@ func.func @all_slice_of_unsharded(%arg0: tensor<8x8xf32>) -> tensor<8x8xf32> {
   %0 = sdy.all_slice [{"a"}, {}] %arg0 out_sharding=<@mesh, [{"a"}, {}]> : tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh4 = <["y"=4, "x"=2]>
+
+// Slicing the minor part of an axis whose major part shards the dimension
+// gives the whole axis.
+// CHECK-LABEL: func @all_slice_completes_an_axis
+func.func @all_slice_completes_an_axis(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh4, [{"y":(1)2}, {}]>}) -> tensor<8x8xf32> {
+  // CHECK: sdy.all_slice [{"y":(2)2}, {}] %arg0 out_sharding=<@mesh4, [{"y"}, {}]>
+  %0 = sdy.all_slice [{"y":(2)2}, {}] %arg0 out_sharding=<@mesh4, [{"y"}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}

@@ -99,10 +99,23 @@ static LogicalResult
 verifyExpectedDims(Operation *op, StringRef what,
                    ArrayRef<SmallVector<AxisRefAttr>> expected,
                    TensorShardingAttr outSharding) {
+  // Consecutive sub-axes count as the axis they make up: {"y":(1)2,
+  // "y":(2)2} is {"y"} on "y"=4.
+  MeshAttr mesh = outSharding.getMesh(op);
+  auto merged = [&](ArrayRef<AxisRefAttr> axes) {
+    SmallVector<AxisRefAttr> result;
+    for (AxisRefAttr axis : axes) {
+      if (mesh && !result.empty() && canMerge(result.back(), axis))
+        result.back() = merge(result.back(), axis, mesh);
+      else
+        result.push_back(axis);
+    }
+    return result;
+  };
   for (auto [dim, axes] : llvm::enumerate(expected)) {
     ArrayRef<AxisRefAttr> actual =
         outSharding.getDimShardings()[dim].getAxes();
-    if (actual != ArrayRef(axes))
+    if (merged(actual) != merged(axes))
       return op->emitOpError("out_sharding dim ")
              << dim << " is sharded on " << axisRefsToString(actual)
              << " but " << what << " gives " << axisRefsToString(axes);
@@ -123,6 +136,34 @@ getDimAxes(TensorShardingAttr sharding) {
 // all_gather
 //===----------------------------------------------------------------------===//
 
+/// Removes `gathered` from the end of `dimAxes`. The most major gathered
+/// axis may be the minor part of an operand axis, which then keeps its
+/// major part ({"y"} minus {"y":(4)2} on "y"=8 leaves {"y":(1)4}).
+static LogicalResult removeGatheredSuffix(SmallVector<AxisRefAttr> &dimAxes,
+                                          ArrayRef<AxisRefAttr> gathered,
+                                          MeshAttr mesh) {
+  for (size_t i = gathered.size(); i-- > 0;) {
+    if (dimAxes.empty())
+      return failure();
+    AxisRefAttr axis = gathered[i], operand = dimAxes.back();
+    if (axis == operand) {
+      dimAxes.pop_back();
+      continue;
+    }
+    bool minorPart = i == 0 && axis.getName() == operand.getName() &&
+                     axis.getNextPreSize(mesh) == operand.getNextPreSize(mesh) &&
+                     axis.getPreSize() > operand.getPreSize();
+    if (!minorPart)
+      return failure();
+    MLIRContext *ctx = axis.getContext();
+    dimAxes.back() = AxisRefAttr::get(
+        ctx, operand.getName(),
+        SubAxisInfoAttr::get(ctx, operand.getPreSize(),
+                             axis.getPreSize() / operand.getPreSize()));
+  }
+  return success();
+}
+
 LogicalResult AllGatherOp::verify() { return success(); }
 
 LogicalResult AllGatherOp::verifySymbolUses(SymbolTableCollection &symbols) {
@@ -138,13 +179,12 @@ LogicalResult AllGatherOp::verifySymbolUses(SymbolTableCollection &symbols) {
        llvm::enumerate(getGatheringAxes().getValue())) {
     ArrayRef<AxisRefAttr> axes = gathering.getValue();
     SmallVector<AxisRefAttr> &dimAxes = expected[dim];
-    if (axes.size() > dimAxes.size() ||
-        ArrayRef(dimAxes).take_back(axes.size()) != axes)
+    SmallVector<AxisRefAttr> operandAxes = dimAxes;
+    if (failed(removeGatheredSuffix(dimAxes, axes, mesh)))
       return emitOpError("can't gather ")
              << axisRefsToString(axes) << " on dim " << dim
              << ": not a suffix of the operand dim sharding "
-             << axisRefsToString(dimAxes);
-    dimAxes.resize(dimAxes.size() - axes.size());
+             << axisRefsToString(operandAxes);
   }
   return verifyExpectedDims(*this, "applying gathering_axes to the operand",
                             expected, getOutSharding());

@@ -12,6 +12,7 @@
 #include "meshsdy/Dialect/Sdy/IR/ValueShardings.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Export/Passes.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Propagation/ShardingProjection.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::sdy {
@@ -66,12 +67,36 @@ struct InsertExplicitReshardsPass
   void runOnOperation() override {
     SmallVector<Operation *> ops;
     getOperation().walk([&](Operation *op) {
-      if (!isa<SdyDialect>(op->getDialect()) && op->getNumResults() > 0 &&
+      // (An unregistered op has no dialect; its sdy.sharding_rule counts.)
+      if (!isa_and_present<SdyDialect>(op->getDialect()) &&
+          op->getNumResults() > 0 &&
           getShardingRule(op))
         ops.push_back(op);
     });
     for (Operation *op : ops)
       makeCompatible(op);
+    reshardReturnedValues();
+  }
+
+  /// A returned value gets the function's result sharding.
+  void reshardReturnedValues() {
+    func::FuncOp func = getOperation();
+    func.walk([&](func::ReturnOp ret) {
+      if (ret->getParentOp() != func)
+        return;
+      OpBuilder builder(ret);
+      for (OpOperand &operand : ret->getOpOperands()) {
+        auto target = func.getResultAttrOfType<TensorShardingAttr>(
+            operand.getOperandNumber(), kShardingAttr);
+        int64_t rank = rankOf(operand.get());
+        if (!target || rank < 0 || target.getRank() != rank ||
+            sameLayout(getSharding(operand.get()), target, rank))
+          continue;
+        operand.set(ReshardOp::create(builder, ret.getLoc(),
+                                      operand.get().getType(), operand.get(),
+                                      target));
+      }
+    });
   }
 
   void makeCompatible(Operation *op) {

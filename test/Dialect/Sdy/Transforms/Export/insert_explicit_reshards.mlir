@@ -79,3 +79,15 @@ func.func @no_mesh_no_change(%a: tensor<8xf32>) -> tensor<8xf32> {
   %s = math.exp %a : tensor<8xf32>
   return %s : tensor<8xf32>
 }
+
+// A returned value gets its function result's sharding.
+// CHECK-LABEL: func @return_follows_the_result_sharding
+// CHECK: %[[E:.*]] = math.exp %arg0
+// CHECK-NEXT: %[[R:.*]] = sdy.reshard %[[E]] <@mesh, [{}, {"x"}]> : tensor<8x8xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @return_follows_the_result_sharding(
+    %a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>})
+    -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) {
+  %e = math.exp %a {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x8xf32>
+  return %e : tensor<8x8xf32>
+}

@@ -171,6 +171,8 @@ def InsertExplicitReshardsPass
     use. Need-replication and permutation factors are unsharded. When a
     reduction factor is sharded, the results are partial sums over its axes:
     an `sdy.all_reduce` over those axes follows the op, as Shardy writes it.
+    A returned value whose sharding differs from its function result's
+    sharding is resharded before the return.
 
     Example, mesh `<["x"=4, "y"=2]>`: a matmul whose result and lhs are both
     sharded rows on "x", columns on "y". "y" cannot shard both the
@@ -185,6 +187,50 @@ def InsertExplicitReshardsPass
 
     Cost: one walk, linear in ops and operands.
   }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+}
+
+def ReshardToCollectivesPass
+    : Pass<"sdy-reshard-to-collectives", "::mlir::func::FuncOp"> {
+  let summary = "Turns each sdy.reshard into sdy collectives";
+  let description = [{
+    Rewrites every `sdy.reshard` into the sdy collectives that take its
+    input's sharding to its own, each with the sharding it produces as
+    `out_sharding` (the last one with the reshard's sharding), in this order:
+
+    1. `sdy.all_reduce` over the input's unreduced axes the target does not
+       keep;
+    2. per dimension, the axes after the longest common prefix of the input
+       and target axes are what changes (a sub-axis can split there:
+       `{"y"}` to `{"y":(1)4}` leaves `"y":(4)2`); when what one dimension
+       loses is exactly the start of what another gains, one
+       `sdy.all_to_all` moves it (`[{"x"}: 0->2]`);
+    3. dimensions that then lose and gain axes of the same total size, with
+       the gained axes unused elsewhere, are fixed by one
+       `sdy.collective_permute`;
+    4. one `sdy.all_slice` of the dimensions that lose nothing, when the
+       axes they gain are free (slicing first keeps the tensors small);
+    5. one `sdy.all_gather` of what every dimension still loses;
+    6. one `sdy.all_slice` of what every dimension still gains.
+
+    A reshard between equivalent shardings is removed (kept with
+    `keep-redundant-reshards`); one between different meshes is kept.
+
+    Differences from Shardy: Shardy also slices before moving axes, and
+    finds all_to_alls and collective permutes in more layouts; it leaves
+    unreduced axes alone where this pass all-reduces them (the target
+    sharding says the value is reduced). The collectives here are always
+    correct, and on the common patterns (gather, slice, one axis moved
+    between dimensions, an axis replaced by another of the same size) they
+    are Shardy's.
+
+    Cost: linear in the reshards and the axes of their shardings.
+  }];
+  let options = [
+    Option<"keepRedundantReshards", "keep-redundant-reshards", "bool",
+           /*default=*/"false",
+           "Keep reshards between equivalent shardings">,
+  ];
   let dependentDialects = ["::mlir::sdy::SdyDialect"];
 }
 

@@ -1,0 +1,96 @@
+// RUN: mesh-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(sdy-reshard-to-collectives))' | FileCheck %s
+
+sdy.mesh @m3 = <["x"=2, "y"=2, "z"=2]>
+sdy.mesh @m42 = <["y"=4, "x"=2]>
+
+// CHECK-LABEL: func @same_layout_is_removed
+// CHECK-NEXT: return %arg0
+func.func @same_layout_is_removed(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x"}, {"y"}]>}) -> tensor<8x8xf32> {
+  %0 = sdy.reshard %a <@m3, [{"x", ?}, {"y"}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// CHECK-LABEL: func @gather_minor_axes
+// CHECK-NEXT: %[[G:.*]] = sdy.all_gather [{"y", "z"}, {}] %arg0 out_sharding=<@m3, [{"x"}, {}]>
+// CHECK-NEXT: return %[[G]]
+func.func @gather_minor_axes(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x", "y", "z"}, {}]>}) -> tensor<8x8xf32> {
+  %0 = sdy.reshard %a <@m3, [{"x"}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// CHECK-LABEL: func @gather_part_of_an_axis
+// CHECK-NEXT: sdy.all_gather [{"y":(2)2}, {}] %arg0 out_sharding=<@m42, [{"y":(1)2}, {"x"}]>
+func.func @gather_part_of_an_axis(%a: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@m42, [{"y"}, {"x"}]>}) -> tensor<16x8xf32> {
+  %0 = sdy.reshard %a <@m42, [{"y":(1)2}, {"x"}]> : tensor<16x8xf32>
+  return %0 : tensor<16x8xf32>
+}
+
+// CHECK-LABEL: func @slice_from_replicated
+// CHECK-NEXT: sdy.all_slice [{"x"}, {"y", "z"}] %arg0 out_sharding=<@m3, [{"x"}, {"y", "z"}]>
+func.func @slice_from_replicated(%a: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = sdy.reshard %a <@m3, [{"x"}, {"y", "z"}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// CHECK-LABEL: func @move_an_axis_between_dimensions
+// CHECK-NEXT: sdy.all_to_all [{"x"}: 0->2] %arg0 out_sharding=<@m3, [{}, {"y"}, {"x"}]>
+func.func @move_an_axis_between_dimensions(%a: tensor<8x8x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x"}, {"y"}, {}]>}) -> tensor<8x8x8xf32> {
+  %0 = sdy.reshard %a <@m3, [{}, {"y"}, {"x"}]> : tensor<8x8x8xf32>
+  return %0 : tensor<8x8x8xf32>
+}
+
+// Two moves, the second onto a dimension the first filled.
+// CHECK-LABEL: func @two_moves
+// CHECK-NEXT: %[[A:.*]] = sdy.all_to_all [{"x"}: 1->2] %arg0 out_sharding=<@m3, [{"y"}, {}, {"x"}]>
+// CHECK-NEXT: %[[B:.*]] = sdy.all_to_all [{"y"}: 0->2] %[[A]] out_sharding=<@m3, [{}, {}, {"x", "y"}]>
+func.func @two_moves(%a: tensor<8x8x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"y"}, {"x"}, {}]>}) -> tensor<8x8x8xf32> {
+  %0 = sdy.reshard %a <@m3, [{}, {}, {"x", "y"}]> : tensor<8x8x8xf32>
+  return %0 : tensor<8x8x8xf32>
+}
+
+// CHECK-LABEL: func @replace_an_axis_by_one_of_the_same_size
+// CHECK-NEXT: sdy.collective_permute %arg0 out_sharding=<@m3, [{"y"}, {"z"}]>
+func.func @replace_an_axis_by_one_of_the_same_size(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x"}, {"z"}]>}) -> tensor<8x8xf32> {
+  %0 = sdy.reshard %a <@m3, [{"y"}, {"z"}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// Unreduced axes the target drops are reduced first.
+// CHECK-LABEL: func @reduce_then_gather
+// CHECK-NEXT: %[[R:.*]] = sdy.all_reduce {"z"} %arg0 out_sharding=<@m3, [{"x", "y"}, {}]>
+// CHECK-NEXT: %[[G:.*]] = sdy.all_gather [{"y"}, {}] %[[R]] out_sharding=<@m3, [{"x"}, {}]>
+// CHECK-NEXT: return %[[G]]
+func.func @reduce_then_gather(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x", "y"}, {}], unreduced={"z"}>}) -> tensor<8x8xf32> {
+  %0 = sdy.reshard %a <@m3, [{"x"}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// Keeping "x" on dim 0, moving "y" to dim 1 is one all_to_all.
+// CHECK-LABEL: func @move_the_minor_axis
+// CHECK-NEXT: sdy.all_to_all [{"y"}: 0->1] %arg0 out_sharding=<@m3, [{"x"}, {"y"}]>
+// CHECK-NEXT: return
+func.func @move_the_minor_axis(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x", "y"}, {}]>}) -> tensor<8x8xf32> {
+  %0 = sdy.reshard %a <@m3, [{"x"}, {"y"}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// What cannot move or be permuted is sliced (where nothing is lost, so the
+// tensor stays small), then gathered.
+// CHECK-LABEL: func @slice_then_gather
+// CHECK-NEXT: %[[S:.*]] = sdy.all_slice [{}, {"y", "z"}] %arg0 out_sharding=<@m3, [{"x"}, {"y", "z"}]>
+// CHECK-NEXT: %[[G:.*]] = sdy.all_gather [{"x"}, {}] %[[S]] out_sharding=<@m3, [{}, {"y", "z"}]>
+// CHECK-NEXT: return %[[G]]
+func.func @slice_then_gather(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x"}, {}]>}) -> tensor<8x8xf32> {
+  %0 = sdy.reshard %a <@m3, [{}, {"y", "z"}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// A dimension that loses and gains axes is gathered before it is sliced.
+// CHECK-LABEL: func @gather_then_slice_in_one_dimension
+// CHECK-NEXT: %[[G:.*]] = sdy.all_gather [{"x"}, {}] %arg0 out_sharding=<@m3, [{}, {}]>
+// CHECK-NEXT: %[[S:.*]] = sdy.all_slice [{"y", "z"}, {}] %[[G]] out_sharding=<@m3, [{"y", "z"}, {}]>
+// CHECK-NEXT: return %[[S]]
+func.func @gather_then_slice_in_one_dimension(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x"}, {}]>}) -> tensor<8x8xf32> {
+  %0 = sdy.reshard %a <@m3, [{"y", "z"}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
