@@ -8,7 +8,8 @@ linalg.broadcast, arith.addf, math.tanh) and Shardy (jaxlib, in a child
 process) on the StableHLO form (dot_general, broadcast_in_dim, add, tanh);
 both times are the pass pipeline alone (parsing excluded), best of
 `--repeat`. Then our pipeline alone on about 10k and 100k ops, for its
-scaling (linear: a ratio of about 10).
+scaling (linear: a ratio of about 10), and the same for the whole way to
+per-device code (`sdy-spmdize-pipeline`).
 
     .venv/bin/python bench/sdy_bench.py [--layers 1000] [--repeat 3] [--no-scaling]
 """
@@ -77,13 +78,14 @@ def mlp_stablehlo(layers: int) -> str:
     return "\n".join(lines)
 
 
-def time_ours(text: str, repeat: int, verify: bool = True) -> tuple[float, str]:
-    """Best time of our pipeline (parsing excluded) and its result."""
+def time_ours(text: str, repeat: int, verify: bool = True,
+              pipeline: str = "sdy-propagation-pipeline") -> tuple[float, str]:
+    """Best time of our `pipeline` (parsing excluded) and its result."""
     best, result = float("inf"), ""
     for _ in range(repeat):
         with ir.Context():
             module = ir.Module.parse(text)
-            pm = PassManager.parse("builtin.module(sdy-propagation-pipeline)")
+            pm = PassManager.parse(f"builtin.module({pipeline})")
             pm.enable_verifier(verify)
             start = time.perf_counter()
             pm.run(module.operation)
@@ -163,6 +165,17 @@ def main() -> None:
     large_s, _ = time_ours(mlp_ours(14300), 1)
     print("Scaling of meshsdy's pipeline on the MLP:")
     print(f"  ~10k ops   {small_s * 1e3:9.1f} ms")
+    print(f"  ~100k ops  {large_s * 1e3:9.1f} ms")
+    print(f"  ratio 100k / 10k  {large_s / small_s:.1f}  (linear: about 10)")
+    # The whole way to per-device code: propagation, explicit reshards,
+    # collectives, the bridge to mesh, mesh-spmdization and cleanups.
+    small_s, small_out = time_ours(mlp_ours(1430), 1, pipeline="sdy-spmdize-pipeline")
+    large_s, _ = time_ours(mlp_ours(14300), 1, pipeline="sdy-spmdize-pipeline")
+    gathers = small_out.count("mesh.all_gather ")
+    if gathers != 1429 or "mesh.all_reduce" in small_out:
+        raise AssertionError(f"expected one all_gather per layer after the first, got {gathers}")
+    print("sdy-spmdize-pipeline (to per-device code) on the MLP:")
+    print(f"  ~10k ops   {small_s * 1e3:9.1f} ms  (1429 all_gathers, no all_reduce)")
     print(f"  ~100k ops  {large_s * 1e3:9.1f} ms")
     print(f"  ratio 100k / 10k  {large_s / small_s:.1f}  (linear: about 10)")
 

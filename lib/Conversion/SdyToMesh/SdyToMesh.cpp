@@ -209,23 +209,29 @@ struct ConvertSdyToMeshPass
     op->erase();
   }
 
-  void convertFunction(func::FuncOp func) {
-    auto dropSdyAttrs = [](DictionaryAttr attrs) {
-      SmallVector<NamedAttribute> kept;
-      if (!attrs)
-        return kept;
-      for (NamedAttribute a : attrs)
-        if (!a.getName().getValue().starts_with("sdy."))
-          kept.push_back(a);
-      return kept;
+  /// Drops the `sdy.*` entries of all argument and result attributes, with
+  /// one new attribute list each (setting them one by one is quadratic).
+  static void dropSdyBoundaryAttrs(func::FuncOp func) {
+    auto kept = [&](DictionaryAttr attrs) {
+      SmallVector<NamedAttribute> result;
+      if (attrs)
+        for (NamedAttribute a : attrs)
+          if (!a.getName().getValue().starts_with("sdy."))
+            result.push_back(a);
+      return DictionaryAttr::get(func.getContext(), result);
     };
-    if (func.isExternal()) {
-      for (unsigned i = 0; i < func.getNumArguments(); ++i)
-        func.setArgAttrs(i, dropSdyAttrs(func.getArgAttrDict(i)));
-      for (unsigned i = 0; i < func.getNumResults(); ++i)
-        func.setResultAttrs(i, dropSdyAttrs(func.getResultAttrDict(i)));
-      return;
-    }
+    SmallVector<DictionaryAttr> args, results;
+    for (unsigned i = 0; i < func.getNumArguments(); ++i)
+      args.push_back(kept(func.getArgAttrDict(i)));
+    for (unsigned i = 0; i < func.getNumResults(); ++i)
+      results.push_back(kept(func.getResultAttrDict(i)));
+    func.setAllArgAttrs(args);
+    func.setAllResultAttrs(results);
+  }
+
+  void convertFunction(func::FuncOp func) {
+    if (func.isExternal())
+      return dropSdyBoundaryAttrs(func);
     mesh::AnnotationBuilder annotations(func);
     OpBuilder builder(func.getContext());
 
@@ -281,8 +287,6 @@ struct ConvertSdyToMeshPass
       annotateValue(annotations, arg,
                     func.getArgAttrOfType<sdy::TensorShardingAttr>(
                         arg.getArgNumber(), sdy::kShardingAttr));
-      func.setArgAttrs(arg.getArgNumber(),
-                       dropSdyAttrs(func.getArgAttrDict(arg.getArgNumber())));
     }
     func.walk([&](func::ReturnOp ret) {
       builder.setInsertionPoint(ret);
@@ -292,8 +296,7 @@ struct ConvertSdyToMeshPass
                                  operand.getOperandNumber(),
                                  sdy::kShardingAttr)));
     });
-    for (unsigned i = 0; i < func.getNumResults(); ++i)
-      func.setResultAttrs(i, dropSdyAttrs(func.getResultAttrDict(i)));
+    dropSdyBoundaryAttrs(func);
   }
 
   void runOnOperation() override {
