@@ -43,15 +43,19 @@ TRAVERSALS = ("forward", "backward", "forward-backward", "backward-forward")
 LOWERINGS = (None, "mesh", "mpi")
 
 
-def stages(traversal: str = "forward-backward", lower_to: str | None = None) -> dict[str, list[str]]:
+def stages(traversal: str = "forward-backward", lower_to: str | None = None,
+           debug_sharding_origins: bool = False) -> dict[str, list[str]]:
     """The pipeline's passes, grouped by stage (the insertion points follow
-    the stage of the same name)."""
+    the stage of the same name). `debug_sharding_origins` gives every
+    annotation propagation adds a location naming the user annotation its
+    sharding came from (see mesh-sharding-propagation)."""
     if traversal not in TRAVERSALS:
         raise ValueError(f"traversal must be one of {TRAVERSALS}, got {traversal!r}")
     if lower_to not in LOWERINGS:
         raise ValueError(f"lower_to must be one of {LOWERINGS}, got {lower_to!r}")
     result = {
-        "propagation": [f"mesh-module-sharding-propagation{{traversal={traversal}}}"],
+        "propagation": [f"mesh-module-sharding-propagation{{traversal={traversal}"
+                        f"{' debug-sharding-origins=true' if debug_sharding_origins else ''}}}"],
         "spmdization": ["func.func(mesh-spmdization)", "canonicalize", "cse"],
         "lowering": [],
     }
@@ -68,9 +72,10 @@ def stages(traversal: str = "forward-backward", lower_to: str | None = None) -> 
     return result
 
 
-def pipeline_string(traversal: str = "forward-backward", lower_to: str | None = None) -> str:
+def pipeline_string(traversal: str = "forward-backward", lower_to: str | None = None,
+                    debug_sharding_origins: bool = False) -> str:
     """The textual pipeline, as `mesh-opt --mesh-spmdize-pipeline` runs it."""
-    passes = [p for group in stages(traversal, lower_to).values() for p in group]
+    passes = [p for group in stages(traversal, lower_to, debug_sharding_origins).values() for p in group]
     return "builtin.module(" + ",".join(passes) + ")"
 
 
@@ -117,6 +122,7 @@ def spmdize(
     traversal: str = "forward-backward",
     lower_to: str | None = None,
     extra_passes: Mapping[str, Sequence[ExtraPass]] | None = None,
+    debug_sharding_origins: bool = False,
 ) -> SpmdReport:
     """Propagates shardings and partitions every function of `module` in
     place; returns a report on the collectives of the result.
@@ -136,7 +142,7 @@ def spmdize(
     for point in extra:
         if point not in INSERTION_POINTS:
             raise ValueError(f"unknown insertion point {point!r}; expected one of {INSERTION_POINTS}")
-    groups = stages(traversal, lower_to)
+    groups = stages(traversal, lower_to, debug_sharding_origins)
     sdy_boundaries: dict[str, tuple[list[str | None], list[str | None]]] = {}
     bridge: list[ExtraPass] = []
     if is_sdy_program(module):

@@ -202,7 +202,7 @@ struct MeshModuleShardingPropagationPass
       }
       if (failed(annotateCalls(func, boundaries, symbols)))
         return signalPassFailure();
-      FailureOr<PropagationCounts> counts = propagateShardings(func, traversal);
+      FailureOr<PropagationCounts> counts = propagateShardings(func, traversal, debugShardingOrigins);
       if (failed(counts))
         return signalPassFailure();
       if (FailureOr<Boundary> boundary = getBoundary(func); succeeded(boundary))

@@ -26,6 +26,9 @@ std::string
 mlir::mesh::getSpmdizePipelineText(const SpmdizePipelineOptions &options) {
   std::string text = "mesh-module-sharding-propagation{traversal=" +
                      traversalName(options.traversal).str() +
+                     (options.debugShardingOrigins
+                          ? " debug-sharding-origins=true"
+                          : "") +
                      "},func.func(mesh-spmdization),canonicalize,cse";
   if (options.lowerTo == SpmdizeLowering::Mesh)
     text += ",func.func(mesh-simplify),func.func(mesh-lower-all-slice),"

@@ -118,7 +118,8 @@ private:
 
 class Propagation {
 public:
-  Propagation(FunctionOpInterface func) : func(func) {}
+  Propagation(FunctionOpInterface func, bool recordOrigins)
+      : func(func), recordOrigins(recordOrigins) {}
 
   /// Records the shardings of the user's mesh.shard annotations.
   LogicalResult absorbAnnotations();
@@ -129,6 +130,9 @@ public:
   /// Writes the result as mesh.shard annotations. Returns the number of
   /// annotations added and of ops replicated for lack of a model.
   std::pair<unsigned, unsigned> materialize();
+  /// With recordOrigins: gives the annotations materialize added a
+  /// location naming where their sharding came from.
+  void locateOrigins();
 
 private:
   /// Per op: its model, once queried, and whether it is in the worklist.
@@ -190,6 +194,20 @@ private:
   deriveForOp(unsigned index, const LoopModel &model);
 
   FunctionOpInterface func;
+
+  /// Provenance (debug-sharding-origins), kept only when asked for: per
+  /// value number, the value it last grew from and the op that carried it
+  /// (kNoValue / kNoOp for user annotations and unknown values), and the
+  /// user annotation of each fixed value.
+  bool recordOrigins;
+  SmallVector<unsigned> originValue, originOp;
+  DenseMap<unsigned, ShardOp> annotationOf;
+  /// What the visit in progress propagates from, for `extend`.
+  struct Source {
+    unsigned value, op;
+  } source = {~0u, ~0u};
+  /// The first known tensor of the op at `index`, fixed ones first.
+  unsigned sourceOf(unsigned index);
 
   /// Lists the ops nested in `parent`, except those in the regions of ops
   /// with a model: those regions compute on elements, not tensors (in linalg
@@ -379,12 +397,37 @@ LogicalResult Propagation::absorbAnnotations() {
     if (!result || !src)
       continue; // Not tensors: the verifier reports it.
     *result = fixed;
+    if (recordOrigins)
+      annotationOf[result - values.data()] = shard;
     // A result annotation fixes the sharding of the annotated value itself,
     // unless an earlier one did.
-    if (!shard.getAnnotateForUsers() && !src->getMesh())
+    if (!shard.getAnnotateForUsers() && !src->getMesh()) {
       *src = fixed;
+      if (recordOrigins)
+        annotationOf[src - values.data()] = shard;
+    }
+  }
+  if (recordOrigins) {
+    originValue.assign(values.size(), kNoValue);
+    originOp.assign(values.size(), kNoOp);
   }
   return success();
+}
+
+unsigned Propagation::sourceOf(unsigned index) {
+  Operation *op = ops[index].op;
+  unsigned numTensors = op->getNumOperands() + op->getNumResults();
+  unsigned firstKnown = kNoValue;
+  for (unsigned i = 0; i < numTensors; ++i) {
+    unsigned n = slots[ops[index].firstSlot + i];
+    if (n == kNoValue || !values[n].getMesh())
+      continue;
+    if (values[n].isFixed())
+      return n;
+    if (firstKnown == kNoValue)
+      firstKnown = n;
+  }
+  return firstKnown;
 }
 
 void Propagation::extend(ValueInfo &current, FlatSymbolRefAttr mesh,
@@ -431,7 +474,12 @@ void Propagation::extend(ValueInfo &current, FlatSymbolRefAttr mesh,
   while (!grown.empty() && grown.back().empty())
     grown.pop_back();
   current = ValueInfo(intern(mesh, std::move(grown)), /*fixed=*/false);
-  changed(&current - values.data());
+  unsigned number = &current - values.data();
+  if (recordOrigins && source.value != number) {
+    originValue[number] = source.value;
+    originOp[number] = source.op;
+  }
+  changed(number);
 }
 
 const LoopModel *Propagation::modelOf(Operation *op, OpState &state) {
@@ -485,6 +533,8 @@ void Propagation::unify(ArrayRef<Value> values) {
   }
   if (!known)
     return;
+  if (recordOrigins)
+    source.value = known - this->values.data();
   ValueInfo copy = *known; // `extend` changes what `known` points to.
   for (Value value : values)
     extend(value, copy.getMesh(), copy.getAxes());
@@ -492,6 +542,7 @@ void Propagation::unify(ArrayRef<Value> values) {
 
 void Propagation::visit(unsigned index, Direction direction) {
   Operation *op = ops[index].op;
+  source.op = index;
   // Region forwarding: a loop's init, block argument, yielded value and
   // result are one value over time; an if's results are its yields.
   if (auto loop = dyn_cast<scf::ForOp>(op)) {
@@ -518,8 +569,10 @@ void Propagation::visit(unsigned index, Direction direction) {
     Value to = forward ? shard.getResult() : shard.getSrc();
     ValueInfo *from = slot(index, forward ? 0 : resultSlot);
     ValueInfo *into = slot(index, forward ? resultSlot : 0);
-    if (from && into && from->getMesh())
+    if (from && into && from->getMesh()) {
+      source.value = from - values.data();
       extend(*into, from->getMesh(), from->getAxes());
+    }
     return;
   }
   const LoopModel *model = modelOf(op, ops[index].state);
@@ -529,6 +582,8 @@ void Propagation::visit(unsigned index, Direction direction) {
   auto [loops, mesh] = deriveForOp(index, *model);
   if (!mesh)
     return;
+  if (recordOrigins)
+    source.value = sourceOf(index);
   unsigned first = direction == Direction::Forward ? op->getNumOperands() : 0;
   unsigned last = direction == Direction::Forward
                       ? maps.size()
@@ -644,8 +699,14 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
           continue;
         SplitAxes axes =
             decision.loops->project(decision.model->maps[numOperands + r]);
-        if (!axes.empty()) // The phases never record a replicated value.
-          *known = ValueInfo(intern(mesh, std::move(axes)), /*fixed=*/false);
+        if (axes.empty()) // The phases never record a replicated value.
+          continue;
+        *known = ValueInfo(intern(mesh, std::move(axes)), /*fixed=*/false);
+        if (recordOrigins) {
+          unsigned number = known - values.data();
+          originValue[number] = sourceOf(index);
+          originOp[number] = index;
+        }
       }
     } else if (op->hasTrait<OpTrait::IsTerminator>()) {
       continue;
@@ -715,11 +776,90 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
   return {annotations.count(), replicatedOps};
 }
 
+void Propagation::locateOrigins() {
+  DenseSet<Operation *> userAnnotations;
+  for (ShardOp shard : shardOps)
+    userAnnotations.insert(shard);
+  DenseMap<Operation *, unsigned> indexOf;
+  for (auto [i, entry] : llvm::enumerate(ops))
+    indexOf[entry.op] = i;
+
+  // Per value number, the user annotation its sharding came from and how
+  // many ops it went through, each found once (chains share their tails).
+  SmallVector<Operation *> root(values.size(), nullptr);
+  SmallVector<unsigned> hops(values.size(), 0);
+  SmallVector<char> state(values.size(), 0); // 0 new, 1 on stack, 2 done
+  auto resolve = [&](unsigned start) {
+    SmallVector<unsigned> stack;
+    unsigned v = start;
+    while (v != kNoValue && state[v] == 0) {
+      if (auto it = annotationOf.find(v); it != annotationOf.end()) {
+        root[v] = it->second;
+        state[v] = 2;
+        break;
+      }
+      state[v] = 1;
+      stack.push_back(v);
+      v = originValue[v];
+    }
+    Operation *found = v != kNoValue && state[v] == 2 ? root[v] : nullptr;
+    unsigned count = v != kNoValue && state[v] == 2 ? hops[v] : 0;
+    while (!stack.empty()) {
+      unsigned w = stack.pop_back_val();
+      root[w] = found;
+      hops[w] = ++count;
+      state[w] = 2;
+    }
+  };
+
+  MLIRContext *ctx = func.getContext();
+  func.walk([&](ShardOp shard) {
+    if (userAnnotations.contains(shard))
+      return;
+    SmallVector<StringRef> through;
+    unsigned start;
+    if (shard.getAnnotateForUsers()) {
+      // Read by its user as the user's loops need it.
+      if (shard->use_empty())
+        return;
+      auto it = indexOf.find(*shard->getUsers().begin());
+      if (it == indexOf.end())
+        return;
+      through.push_back(it->first->getName().getStringRef());
+      start = sourceOf(it->second);
+    } else {
+      ValueInfo *known = lookup(shard.getSrc());
+      if (!known)
+        return;
+      start = known - values.data();
+    }
+    if (start == kNoValue)
+      return;
+    resolve(start);
+    if (!root[start])
+      return;
+    unsigned total = hops[start] + through.size();
+    for (unsigned v = start; v != kNoValue && through.size() < 6 &&
+                             originOp[v] != kNoOp;
+         v = originValue[v])
+      through.push_back(ops[originOp[v]].op->getName().getStringRef());
+    std::string text =
+        "sharding from the annotation through " + std::to_string(total) +
+        (total == 1 ? " op" : " ops");
+    if (!through.empty())
+      text += ": " + llvm::join(through, ", ");
+    if (through.size() < total)
+      text += ", ...";
+    shard->setLoc(FusedLoc::get(ctx, {root[start]->getLoc(), shard.getLoc()},
+                                StringAttr::get(ctx, text)));
+  });
+}
+
 } // namespace
 
 FailureOr<PropagationCounts>
 mlir::mesh::propagateShardings(FunctionOpInterface func,
-                               TraversalOrder traversal) {
+                               TraversalOrder traversal, bool recordOrigins) {
   if (func.isExternal())
     return PropagationCounts();
   // As in JAX, a result of the program (a public function) is partial only
@@ -738,7 +878,7 @@ mlir::mesh::propagateShardings(FunctionOpInterface func,
                             sharding && !sharding.getPartialAxes().empty());
     }
   });
-  Propagation propagation(func);
+  Propagation propagation(func, recordOrigins);
   if (failed(propagation.absorbAnnotations()))
     return failure();
   switch (traversal) {
@@ -758,6 +898,8 @@ mlir::mesh::propagateShardings(FunctionOpInterface func,
     break;
   }
   auto [added, replicated] = propagation.materialize();
+  if (recordOrigins)
+    propagation.locateOrigins();
   // A result propagation made partial is reduced before it is returned
   // (a caller would otherwise get each device's partial value).
   AnnotationBuilder annotations(func);
@@ -784,7 +926,7 @@ struct MeshShardingPropagationPass
     // Chains left by canonicalize or CSE, in defined form.
     normalizeResultAnnotations(getOperation());
     FailureOr<PropagationCounts> counts =
-        propagateShardings(getOperation(), traversal);
+        propagateShardings(getOperation(), traversal, debugShardingOrigins);
     if (failed(counts))
       return signalPassFailure();
     numAnnotations += counts->annotations;

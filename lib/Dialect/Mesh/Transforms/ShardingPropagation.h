@@ -24,9 +24,12 @@ struct PropagationCounts {
 /// Propagates the shardings of the mesh.shard annotations of `func` and
 /// annotates all its tensors (see the description of
 /// mesh-sharding-propagation). Fails, with an error, on annotations it cannot
-/// read. A function without a body is left alone.
+/// read. A function without a body is left alone. With `recordOrigins`,
+/// the annotations it adds get locations naming where their sharding came
+/// from (option debug-sharding-origins).
 FailureOr<PropagationCounts> propagateShardings(FunctionOpInterface func,
-                                                TraversalOrder traversal);
+                                                TraversalOrder traversal,
+                                                bool recordOrigins = false);
 
 } // namespace mlir::mesh
 

@@ -19,6 +19,13 @@ defvar traversalOption =
                       "forward-backward", "forward, then backward"),
            clEnumValN(::mlir::mesh::TraversalOrder::BackwardForward,
                       "backward-forward", "backward, then forward"))}]>;
+
+// Shared by the function- and module-level propagation passes.
+defvar debugShardingOriginsOption =
+  Option<"debugShardingOrigins", "debug-sharding-origins", "bool",
+         /*default=*/"false",
+         "Give each annotation propagation adds a location naming the user "
+         "annotation its sharding came from and the ops it went through">;
 defvar propagationStatistics = [
   Statistic<"numReplicatedOps", "replicated-ops",
             "Ops replicated for lack of a ShardingInterface model">,
@@ -78,6 +85,16 @@ def MeshShardingPropagation
     the one visited first wins (the earlier user going forward, the later
     one going backward).
 
+    With `debug-sharding-origins`, every annotation propagation adds gets
+    a fused location saying where its sharding came from: the user
+    annotation it was propagated from (the first location of the fused
+    one), the annotated value's own location, and the metadata
+    `sharding from the annotation through N ops: op, op, ...` (the nearest
+    ops first, at most 6 named). Collectives that `mesh-spmdization`
+    inserts for such an annotation carry it in their location, so
+    `--mlir-print-debuginfo` (and `python -m meshsdy.explain`) traces a
+    collective back to the user's annotation. Off by default; linear too.
+
     Cost: a worklist of ops, revisited only when a value they read or
     write changes after their visit (statistic `revisits`): by another op's
     visit, or, for scf.for and scf.if, which unify their groups of carried
@@ -86,7 +103,7 @@ def MeshShardingPropagation
     operands and results, so the pass runs in time linear in the number of
     ops and uses.
   }];
-  let options = [traversalOption];
+  let options = [traversalOption, debugShardingOriginsOption];
   let statistics = propagationStatistics;
   let dependentDialects = ["::mlir::mesh::MeshDialect"];
 }
@@ -119,7 +136,7 @@ def MeshModuleShardingPropagation
     Cost: one walk over each function for its calls, then the cost of
     `mesh-sharding-propagation` on each function.
   }];
-  let options = [traversalOption];
+  let options = [traversalOption, debugShardingOriginsOption];
   let statistics = propagationStatistics;
   let dependentDialects = ["::mlir::mesh::MeshDialect"];
 }

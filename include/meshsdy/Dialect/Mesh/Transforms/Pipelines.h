@@ -33,6 +33,11 @@ struct SpmdizePipelineOptions
                      "forward, then backward"),
           clEnumValN(TraversalOrder::BackwardForward, "backward-forward",
                      "backward, then forward"))};
+  PassOptions::Option<bool> debugShardingOrigins{
+      *this, "debug-sharding-origins",
+      llvm::cl::desc("locations naming where each propagated sharding came "
+                     "from (see mesh-sharding-propagation)"),
+      llvm::cl::init(false)};
   PassOptions::Option<SpmdizeLowering> lowerTo{
       *this, "lower-to", llvm::cl::desc("how far to lower the result"),
       llvm::cl::init(SpmdizeLowering::None),
