@@ -31,6 +31,7 @@ from mlir.passmanager import PassManager
 
 import meshsdy  # noqa: F401  (registers the passes)
 
+from ._memory import peak_bytes_by_function
 from ._sizes import ArgumentBounds, SizeBounds
 
 #: A pass to insert: a pipeline element such as "canonicalize" or
@@ -108,12 +109,34 @@ class SpmdReport:
     #: shardings as Shardy decided them (`#sdy.sharding<...>` text, None
     #: for a replicated one), read after propagation and export.
     sdy_boundaries: dict[str, tuple[list[str | None], list[str | None]]] = field(default_factory=dict)
+    #: Per function, the per-device peak of live tensor bytes before and
+    #: after partitioning (the model of `mesh-opt --mesh-cost-report`, see
+    #: meshsdy._memory).
+    peak_bytes: dict[str, tuple[int, int]] = field(default_factory=dict)
     #: The pipeline that ran, with the extra passes as `<python>`.
     pipeline: str = ""
 
     @property
     def total_bytes_sent_per_device(self) -> float:
         return float(sum(self.bytes_sent_per_device.values()))
+
+    def table(self) -> str:
+        """The report as a table, as `mesh-opt --mesh-cost-report` prints it."""
+        lines = [f"  {'collective':<22} {'count':>6} {'bytes sent/device':>18}"]
+        for name in sorted(self.collectives):
+            line = f"  {name:<22} {self.collectives[name]:>6} {self.bytes_sent_per_device[name]:>18.0f}"
+            if self.unsized_collectives[name]:
+                line += f"  ({self.unsized_collectives[name]} unsized, not counted)"
+            lines.append(line)
+        lines.append(f"  {'total':<22} {sum(self.collectives.values()):>6} {self.total_bytes_sent_per_device:>18.0f}")
+        for func, (before, after) in sorted(self.peak_bytes.items()):
+            ratio = f" ({after / before:.2f}x)" if before else ""
+            lines.append(f"  peak live tensor bytes per device (@{func}): {after} partitioned, "
+                         f"{before} unpartitioned{ratio}")
+        return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return self.table()
 
 
 def spmdize(
@@ -143,6 +166,12 @@ def spmdize(
         if point not in INSERTION_POINTS:
             raise ValueError(f"unknown insertion point {point!r}; expected one of {INSERTION_POINTS}")
     groups = stages(traversal, lower_to, debug_sharding_origins)
+    peak_before: dict[str, int] = {}
+
+    def record_peak_before(op: ir.Operation, pass_: object) -> None:
+        peak_before.update(peak_bytes_by_function(op))
+
+    record_peak_before.internal = True  # type: ignore[attr-defined]
     sdy_boundaries: dict[str, tuple[list[str | None], list[str | None]]] = {}
     bridge: list[ExtraPass] = []
     if is_sdy_program(module):
@@ -154,6 +183,7 @@ def spmdize(
         bridge += [record_sdy_boundaries, "func.func(sdy-insert-explicit-reshards)",
                    "func.func(sdy-reshard-to-collectives)", "convert-sdy-to-mesh"]
     order = [
+        ("record-peak-before", [record_peak_before]),
         ("before-propagation", []),
         ("sdy", bridge),
         ("propagation", groups["propagation"]),
@@ -171,7 +201,7 @@ def spmdize(
         argument_bounds.update(_argument_bounds(op))
 
     record_argument_bounds.internal = True  # type: ignore[attr-defined]
-    order.insert(4, ("record-argument-bounds", [record_argument_bounds]))
+    order.insert(5, ("record-argument-bounds", [record_argument_bounds]))
     remarks: list[tuple[str, str]] = []
 
     def on_diagnostic(diagnostic: ir.Diagnostic) -> bool:
@@ -192,6 +222,8 @@ def spmdize(
         if message.endswith("has no sharding model: it runs replicated"):
             report.replicated_ops[message.split("'")[1]] += 1
     report.sdy_boundaries = sdy_boundaries
+    after = peak_bytes_by_function(module.operation)
+    report.peak_bytes = {f: (peak_before.get(f, 0), after[f]) for f in after}
     report.pipeline = pipeline
     return report
 

@@ -273,4 +273,38 @@ def MeshDecomposeCollectives
   ];
 }
 
+def MeshCostReport : Pass<"mesh-cost-report", "::mlir::ModuleOp"> {
+  let summary = "Print what partitioning costs: collectives, bytes sent, peak memory";
+  let description = [{
+    Prints, for each function with a body, its mesh collectives by kind
+    (count, and bytes each device sends under the model below) and the
+    per-device peak of live tensor bytes. On a program still to be
+    partitioned (it has `mesh.shard` annotations and no `mesh.boundary`, or
+    an `sdy.mesh`), the pass partitions a copy with `mesh-spmdize-pipeline`
+    (`sdy-spmdize-pipeline` for an sdy program; option `traversal`) and
+    prints the collectives of the copy and both peaks,
+    partitioned and unpartitioned; the module itself is left unchanged.
+
+        mesh-opt examples/mlp.mlir --mesh-cost-report -o /dev/null
+
+    Bytes sent per device, for an operand of b bytes per device and a group
+    of g devices (the model of `meshsdy.pipeline.SpmdReport`, which reports
+    the same numbers): all_gather (g-1)*b, all_reduce 2*(g-1)/g*b,
+    reduce_scatter and all_to_all (g-1)/g*b, all_slice 0, broadcast (g-1)*b,
+    scatter (g-1)/g*b, gather, reduce, send and shift b; update_halo the
+    halo widths of each split dimension times the other extents. A
+    collective on a dynamically shaped operand is counted but not priced
+    (the Python report bounds such sizes; this pass does not).
+
+    Peak live bytes: each statically shaped tensor of a function's entry
+    block is live from its definition to its last use (uses in nested
+    regions count at their enclosing op; a `mesh.shard` result is its
+    operand, not a copy); the peak is the largest sum over program points.
+
+    Cost: one walk per function, plus partitioning the copy.
+  }];
+  let options = [traversalOption];
+  let dependentDialects = ["::mlir::mesh::MeshDialect"];
+}
+
 #endif // MESHSDY_DIALECT_MESH_TRANSFORMS_PASSES_TD
