@@ -29,6 +29,8 @@ PIPELINES = [
     "sdy-add-data-flow-edges,func.func(sdy-sink-data-flow-edges)",
     "sdy-update-non-divisible-input-output-shardings,sdy-remove-sub-axes-in-input-output-shardings,"
     "sdy-close-shardings",
+    "func.func(sdy-insert-explicit-reshards),func.func(sdy-reshard-to-collectives)",
+    "sdy-propagation-pipeline,func.func(sdy-insert-explicit-reshards),func.func(sdy-reshard-to-collectives)",
 ]
 #: What the passes themselves may say (everything else must come from the input).
 OWN_DIAGNOSTICS = re.compile(

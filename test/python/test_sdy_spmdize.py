@@ -117,3 +117,26 @@ def test_sim_compare_to_reads_an_sdy_original(tmp_path: Path) -> None:
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stdout + out.stderr
     assert out.stdout.strip().endswith("agree")
+
+
+def test_lit_inputs_and_their_mutants_never_crash_the_whole_pipeline() -> None:
+    """sdy-spmdize-pipeline on every sdy pass lit input and 200 mutants:
+    exit 0, or 1 with errors (the unsupported cases are diagnostics)."""
+    import random
+
+    from test_sdy_fuzz import mutate
+    from test_sdy_pipelines import cases, run
+
+    corpus = cases()
+    rng = random.Random(20261127)
+    inputs = corpus + [mutate(rng.choice(corpus), rng) for _ in range(200)]
+    for begin in range(0, len(inputs), 50):
+        batch = inputs[begin:begin + 50]
+        out = run("sdy-spmdize-pipeline", batch)
+        if out.returncode in (0, 1):
+            assert out.returncode == 0 or "error:" in out.stderr
+            continue
+        for text in batch:
+            single = run("sdy-spmdize-pipeline", [text])
+            assert single.returncode in (0, 1), f"exit {single.returncode} on:\n{text}\n{single.stderr[-2000:]}"
+        raise AssertionError(f"batch crashed ({out.returncode}) but no single input did")

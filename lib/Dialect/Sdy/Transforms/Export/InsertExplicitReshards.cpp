@@ -169,6 +169,7 @@ struct InsertExplicitReshardsPass
     auto reshardedTo = [&](const TensorFactorShardings &tensor,
                            TensorMappingAttr mapping) {
       TensorFactorShardings target = tensor;
+      AxisList sharding; // the axes the target's dimensions use
       for (int64_t factor = 0; factor < numFactors; ++factor) {
         FactorSharding &f = target.factors[factor];
         if (!f.isMapped)
@@ -176,7 +177,16 @@ struct InsertExplicitReshardsPass
         f.axes = chosen[factor];
         f.overflowAxes.clear();
         f.isClosed = true;
+        sharding.append(f.axes.begin(), f.axes.end());
       }
+      // An axis that now shards a dimension is no longer unreduced (it is
+      // reduced first) nor explicitly replicated.
+      auto used = [&](AxisRefAttr axis) {
+        return llvm::any_of(sharding,
+                            [&](AxisRefAttr s) { return overlaps(axis, s); });
+      };
+      llvm::erase_if(target.unreducedAxes, used);
+      llvm::erase_if(target.replicatedAxes, used);
       return target.toSharding(op->getContext(), mapping,
                                rule.getFactorSizes(), meshOrRef, mesh);
     };
