@@ -24,9 +24,14 @@ EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
 
 def partition(seed: int) -> str:
     """'agree', or the first line of the diagnostic that refused it."""
-    source = with_zero_inits(Generator(seed).program().ours_text)
+    program = Generator(seed).program()
+    source = with_zero_inits(program.ours_text)
+    # Small inputs: chains of matmuls and exp of large values amplify the
+    # rounding differences of another summation order past any tolerance.
+    rng = np.random.default_rng(seed)
+    inputs = [0.25 * rng.standard_normal(shape).astype(np.float32) for shape, _ in program.args]
     try:
-        result = pipeline.partition_and_compare(source, "main", seed=seed)
+        result = pipeline.partition_and_compare(source, "main", inputs)
     except ir.MLIRError as e:
         return "diagnostic: " + re.sub(r'"-":\d+:\d+: ', "", str(e).splitlines()[1])
     assert result.agrees(), (source, result.max_abs_error)

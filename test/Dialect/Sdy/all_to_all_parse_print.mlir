@@ -27,3 +27,15 @@ func.func @all_to_all_backwards(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.shar
 func.func @standalone_params() attributes {a = #sdy<all_to_all_param_list[{"b"}: 0->2, {"c"}: 1->3]>, b = #sdy<all_to_all_param{"a"}: 0->1>} {
   return
 }
+
+// -----
+
+sdy.mesh @mesh_z4 = <["x"=2, "z"=4]>
+
+// The minor part of an axis can move; the major part stays.
+// CHECK-LABEL: func @all_to_all_minor_part_of_an_axis
+func.func @all_to_all_minor_part_of_an_axis(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_z4, [{"x"}, {"z"}]>}) -> tensor<8x8xf32> {
+  // CHECK: sdy.all_to_all [{"z":(2)2}: 1->0] %arg0 out_sharding=<@mesh_z4, [{"x", "z":(2)2}, {"z":(1)2}]>
+  %0 = sdy.all_to_all [{"z":(2)2}: 1->0] %arg0 out_sharding=<@mesh_z4, [{"x", "z":(2)2}, {"z":(1)2}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}

@@ -356,13 +356,13 @@ LogicalResult AllToAllOp::verifySymbolUses(SymbolTableCollection &symbols) {
     if (src >= rank || tgt >= rank) // Checked by verify() for the type.
       return emitOpError(prefix) << "dimension out of range of the sharding";
     SmallVector<AxisRefAttr> &srcAxes = expected[src];
-    if (axes.size() > srcAxes.size() ||
-        ArrayRef(srcAxes).take_back(axes.size()) != axes)
+    SmallVector<AxisRefAttr> operandAxes = srcAxes;
+    // As for all_gather, the minor part of an axis may move.
+    if (failed(removeGatheredSuffix(srcAxes, axes, mesh)))
       return emitOpError(prefix)
              << "axes " << axisRefsToString(axes)
              << " are not a suffix of the operand sharding of src_dim " << src
-             << ": " << axisRefsToString(srcAxes);
-    srcAxes.resize(srcAxes.size() - axes.size());
+             << ": " << axisRefsToString(operandAxes);
     llvm::append_range(expected[tgt], axes);
   }
   return verifyExpectedDims(*this, "moving the params' axes", expected,
