@@ -108,4 +108,4 @@ def test_random_programs_mostly_get_shardys_collectives(capsys: pytest.CaptureFi
     with capsys.disabled():
         print(f"\nsame collectives as Shardy (kind and count): {same} of {compared} random programs")
     assert compared >= 90
-    assert same >= 0.6 * compared  # measured: 67 of 100
+    assert same >= 0.7 * compared  # measured: 75 of 100

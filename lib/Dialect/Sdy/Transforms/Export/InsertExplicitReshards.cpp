@@ -165,6 +165,40 @@ struct InsertExplicitReshardsPass
       if (most)
         chosen[factor] = takeAvoiding(most->axes, used);
     }
+    // Axes an operand had on a factor that must be unsharded move to a
+    // parallel factor nobody shards, whose size they divide, rather than
+    // being gathered (Shardy does the same: an all_to_all instead of an
+    // all_gather, and the op still runs on a piece).
+    for (int64_t factor = 0; factor < numFactors; ++factor) {
+      if (!unsharded(factor))
+        continue;
+      for (const TensorFactorShardings &operand : projection.getOperands()) {
+        const FactorSharding *f = operand.find(factor);
+        if (!f || f->axes.empty())
+          continue;
+        AxisList freed;
+        for (AxisRefAttr axis : f->axes)
+          if (!llvm::any_of(used, [&](AxisRefAttr u) { return overlaps(u, axis); }))
+            freed.push_back(axis);
+        if (freed.empty() || freed.size() != f->axes.size())
+          continue;
+        int64_t size = getTotalSize(freed, mesh);
+        for (int64_t other = 0; other < numFactors; ++other) {
+          if (other == factor || !chosen[other].empty() ||
+              !rule.isPassThroughFactor(other) ||
+              rule.getFactorSizes()[other] % size != 0 ||
+              llvm::any_of(projection.getTensors(),
+                           [&](const TensorFactorShardings &t) {
+                             const FactorSharding *o = t.find(other);
+                             return o && !o->axes.empty();
+                           }))
+            continue;
+          chosen[other] = freed;
+          used.append(freed.begin(), freed.end());
+          break;
+        }
+      }
+    }
 
     auto reshardedTo = [&](const TensorFactorShardings &tensor,
                            TensorMappingAttr mapping) {

@@ -91,3 +91,20 @@ func.func @return_follows_the_result_sharding(
   %e = math.exp %a {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x8xf32>
   return %e : tensor<8x8xf32>
 }
+
+// The concatenated dimension must be whole: the axis the operands had there
+// moves to the columns, which nothing shards (an all_to_all each, not an
+// all_gather), the concat runs on column pieces, and its result goes back
+// to the sharding propagation gave it (as Shardy does).
+// CHECK-LABEL: func @freed_axis_moves_to_an_unsharded_factor
+// CHECK-NEXT: %[[A:.*]] = sdy.reshard %arg0 <@mesh, [{}, {"x"}]> : tensor<8x16xf32>
+// CHECK-NEXT: %[[B:.*]] = sdy.reshard %arg1 <@mesh, [{}, {"x"}]> : tensor<8x16xf32>
+// CHECK-NEXT: %[[C:.*]] = tensor.concat dim(0) %[[A]], %[[B]] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"x"}]>]>}
+// CHECK-NEXT: %[[R:.*]] = sdy.reshard %[[C]] <@mesh, [{}, {}]> : tensor<16x16xf32>
+// CHECK-NEXT: return %[[R]]
+func.func @freed_axis_moves_to_an_unsharded_factor(
+    %a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>},
+    %b: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<16x16xf32> {
+  %c = tensor.concat dim(0) %a, %b {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>} : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<16x16xf32>
+  return %c : tensor<16x16xf32>
+}

@@ -168,7 +168,10 @@ def InsertExplicitReshardsPass
     first such result's), so the op's result shardings stay what propagation
     decided; a factor only the operands have (a reduction) takes the axes of
     the operand that shards it most, without the axes other factors already
-    use. Need-replication and permutation factors are unsharded. When a
+    use. Need-replication and permutation factors are unsharded; axes an
+    operand had on one of them move to a parallel factor that nothing
+    shards and whose size they divide (an all_to_all rather than an
+    all_gather; the result is resharded back). When a
     reduction factor is sharded, the results are partial sums over its axes:
     an `sdy.all_reduce` over those axes follows the op, as Shardy writes it.
     A returned value whose sharding differs from its function result's
