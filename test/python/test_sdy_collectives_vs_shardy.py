@@ -68,7 +68,8 @@ def ours(pipeline: str, text: str) -> str:
 # Reshard cases of the lit test where we differ on purpose.
 EXPECTED_DIFFERENCES = {
     "reduce_then_gather": "the target drops unreduced axes: we all-reduce, Shardy leaves them",
-    "gather_then_slice_in_one_dimension": "Shardy slices and permutes, we gather and slice (two collectives each)",
+    "gather_then_slice_in_one_dimension": "the axis a dimension gains is in use in another: Shardy slices, "
+                                          "permutes and gathers (three collectives), we gather and slice (two)",
 }
 
 
@@ -89,7 +90,7 @@ def test_reshards_become_shardys_collectives() -> None:
             continue
         assert got == want, name
         same += 1
-    assert same >= 8
+    assert same >= 10
 
 
 def test_random_programs_mostly_get_shardys_collectives(capsys: pytest.CaptureFixture[str]) -> None:
@@ -108,4 +109,4 @@ def test_random_programs_mostly_get_shardys_collectives(capsys: pytest.CaptureFi
     with capsys.disabled():
         print(f"\nsame collectives as Shardy (kind and count): {same} of {compared} random programs")
     assert compared >= 90
-    assert same >= 0.7 * compared  # measured: 75 of 100
+    assert same >= 0.7 * compared  # measured: 77 of 100

@@ -178,7 +178,47 @@ struct ReshardToCollectivesPass
     while (moveOnce()) {
     }
 
-    // 3. Same-size replacements: one collective_permute.
+    // 3. A dimension that gains more devices than it loses first slices
+    // the difference off the front of what it gains, when those axes are
+    // free, so that a permute replaces the rest (Shardy does the same).
+    {
+      AxisList inUseNow;
+      for (const AxisList &axes : dims)
+        inUseNow.append(axes.begin(), axes.end());
+      SmallVector<AxisRefListAttr> slicing;
+      bool any = false;
+      for (int64_t d = 0; d < rank; ++d) {
+        DimPlan &plan = plans[d];
+        AxisList front;
+        if (!plan.lost.empty() && !plan.gained.empty()) {
+          int64_t lost = getTotalSize(plan.lost, mesh);
+          int64_t gained = getTotalSize(plan.gained, mesh);
+          if (gained > lost && gained % lost == 0) {
+            for (AxisRefAttr axis : plan.gained) {
+              if (getTotalSize(front, mesh) >= gained / lost)
+                break;
+              front.push_back(axis);
+            }
+            if (getTotalSize(front, mesh) != gained / lost ||
+                anyOverlap(front, inUseNow))
+              front.clear();
+          }
+        }
+        slicing.push_back(AxisRefListAttr::get(ctx, front));
+        if (front.empty())
+          continue;
+        any = true;
+        plan.lost.append(front.begin(), front.end());
+        dims[d].append(front.begin(), front.end());
+        inUseNow.append(front.begin(), front.end());
+      }
+      if (any)
+        record(AllSliceOp::create(builder, op.getLoc(), type, current,
+                                  ListOfAxisRefListsAttr::get(ctx, slicing),
+                                  shardingOf()));
+    }
+
+    // 4. Same-size replacements: one collective_permute.
     SmallVector<int64_t> permuted;
     for (int64_t d = 0; d < rank; ++d) {
       DimPlan &plan = plans[d];
@@ -202,9 +242,9 @@ struct ReshardToCollectivesPass
       record(CollectivePermuteOp::create(builder, op.getLoc(), type, current,
                                          shardingOf()));
 
-    // 4. Slice dimensions that lose nothing first (as Shardy does: the
-    // tensors stay small), when the axes they gain are free; 5. gather what
-    // is still lost; 6. slice what is still gained.
+    // 5. Slice dimensions that lose nothing first (as Shardy does: the
+    // tensors stay small), when the axes they gain are free; 6. gather what
+    // is still lost; 7. slice what is still gained.
     AxisList inUse;
     for (const AxisList &axes : dims)
       inUse.append(axes.begin(), axes.end());

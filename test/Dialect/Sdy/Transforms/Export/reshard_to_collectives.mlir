@@ -85,12 +85,23 @@ func.func @slice_then_gather(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@
   return %0 : tensor<8x8xf32>
 }
 
-// A dimension that loses and gains axes is gathered before it is sliced.
+// A dimension that gains more devices than it loses slices the difference
+// first ("y"), then one permute replaces {"x", "y"} by {"y", "z"}.
+// CHECK-LABEL: func @slice_then_permute_in_one_dimension
+// CHECK-NEXT: %[[S:.*]] = sdy.all_slice [{"y"}, {}] %arg0 out_sharding=<@m3, [{"x", "y"}, {}]>
+// CHECK-NEXT: %[[P:.*]] = sdy.collective_permute %[[S]] out_sharding=<@m3, [{"y", "z"}, {}]>
+// CHECK-NEXT: return %[[P]]
+func.func @slice_then_permute_in_one_dimension(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x"}, {}]>}) -> tensor<8x8xf32> {
+  %0 = sdy.reshard %a <@m3, [{"y", "z"}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}
+
+// When the axes it gains are in use, the dimension is gathered, then sliced.
 // CHECK-LABEL: func @gather_then_slice_in_one_dimension
-// CHECK-NEXT: %[[G:.*]] = sdy.all_gather [{"x"}, {}] %arg0 out_sharding=<@m3, [{}, {}]>
+// CHECK-NEXT: %[[G:.*]] = sdy.all_gather [{"x"}, {"y"}] %arg0 out_sharding=<@m3, [{}, {}]>
 // CHECK-NEXT: %[[S:.*]] = sdy.all_slice [{"y", "z"}, {}] %[[G]] out_sharding=<@m3, [{"y", "z"}, {}]>
 // CHECK-NEXT: return %[[S]]
-func.func @gather_then_slice_in_one_dimension(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x"}, {}]>}) -> tensor<8x8xf32> {
+func.func @gather_then_slice_in_one_dimension(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x"}, {"y"}]>}) -> tensor<8x8xf32> {
   %0 = sdy.reshard %a <@m3, [{"y", "z"}, {}]> : tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }

@@ -208,13 +208,16 @@ def ReshardToCollectivesPass
        `{"y"}` to `{"y":(1)4}` leaves `"y":(4)2`); when what one dimension
        loses is exactly the start of what another gains, one
        `sdy.all_to_all` moves it (`[{"x"}: 0->2]`);
-    3. dimensions that then lose and gain axes of the same total size, with
+    3. a dimension that gains more devices than it loses first slices the
+       difference off the front of what it gains (one `sdy.all_slice`,
+       when those axes are free);
+    4. dimensions that then lose and gain axes of the same total size, with
        the gained axes unused elsewhere, are fixed by one
        `sdy.collective_permute`;
-    4. one `sdy.all_slice` of the dimensions that lose nothing, when the
+    5. one `sdy.all_slice` of the dimensions that lose nothing, when the
        axes they gain are free (slicing first keeps the tensors small);
-    5. one `sdy.all_gather` of what every dimension still loses;
-    6. one `sdy.all_slice` of what every dimension still gains.
+    6. one `sdy.all_gather` of what every dimension still loses;
+    7. one `sdy.all_slice` of what every dimension still gains.
 
     A reshard between equivalent shardings is removed (kept with
     `keep-redundant-reshards`); one between different meshes is kept.
