@@ -195,8 +195,16 @@ struct ReshardToCollectivesPass
           int64_t gained = getTotalSize(plan.gained, mesh);
           if (gained > lost && gained % lost == 0) {
             for (AxisRefAttr axis : plan.gained) {
-              if (getTotalSize(front, mesh) >= gained / lost)
+              int64_t need = gained / lost / getTotalSize(front, mesh);
+              if (need <= 1)
                 break;
+              int64_t size = axisSize(axis, mesh);
+              if (size > need && size % need == 0) {
+                // The major part of this axis completes the difference.
+                front.push_back(makeAxisRef(ctx, axis.getName(),
+                                            axis.getPreSize(), need, mesh));
+                break;
+              }
               front.push_back(axis);
             }
             if (getTotalSize(front, mesh) != gained / lost ||

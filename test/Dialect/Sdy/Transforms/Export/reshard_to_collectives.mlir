@@ -105,3 +105,14 @@ func.func @gather_then_slice_in_one_dimension(%a: tensor<8x8xf32> {sdy.sharding 
   %0 = sdy.reshard %a <@m3, [{"y", "z"}, {}]> : tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
+
+// The difference can be part of an axis: {"x"} (2 devices) to {"y"} (4)
+// slices "y":(1)2, then permutes.
+// CHECK-LABEL: func @slice_part_of_an_axis_then_permute
+// CHECK-NEXT: %[[S:.*]] = sdy.all_slice [{"y":(1)2}] %arg0 out_sharding=<@m42, [{"x", "y":(1)2}]>
+// CHECK-NEXT: %[[P:.*]] = sdy.collective_permute %[[S]] out_sharding=<@m42, [{"y"}]>
+// CHECK-NEXT: return %[[P]]
+func.func @slice_part_of_an_axis_then_permute(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@m42, [{"x"}]>}) -> tensor<8xf32> {
+  %0 = sdy.reshard %a <@m42, [{"y"}]> : tensor<8xf32>
+  return %0 : tensor<8xf32>
+}

@@ -209,8 +209,9 @@ def ReshardToCollectivesPass
        loses is exactly the start of what another gains, one
        `sdy.all_to_all` moves it (`[{"x"}: 0->2]`);
     3. a dimension that gains more devices than it loses first slices the
-       difference off the front of what it gains (one `sdy.all_slice`,
-       when those axes are free);
+       difference off the front of what it gains, splitting an axis where
+       only its major part is needed (one `sdy.all_slice`, when those axes
+       are free);
     4. dimensions that then lose and gain axes of the same total size, with
        the gained axes unused elsewhere, are fixed by one
        `sdy.collective_permute`;
