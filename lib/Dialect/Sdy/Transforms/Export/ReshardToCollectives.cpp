@@ -158,9 +158,21 @@ struct ReshardToCollectivesPass
         AxisList &lost = plans[src].lost;
         for (int64_t tgt = 0; tgt < rank && !lost.empty(); ++tgt) {
           DimPlan &to = plans[tgt];
-          if (tgt == src || !to.lost.empty() || to.gained.size() < lost.size() ||
-              !llvm::equal(lost, ArrayRef(to.gained).take_front(lost.size())))
+          if (tgt == src || !to.lost.empty() || to.gained.size() < lost.size())
             continue;
+          ArrayRef<AxisRefAttr> wanted =
+              ArrayRef(to.gained).take_front(lost.size());
+          if (!llvm::equal(lost, wanted)) {
+            // The same axes in another order: a permute reorders them in
+            // place first (as Shardy does), then they move.
+            if (!std::is_permutation(lost.begin(), lost.end(), wanted.begin(),
+                                     wanted.end()))
+              continue;
+            lost.assign(wanted.begin(), wanted.end());
+            applyPlans();
+            record(CollectivePermuteOp::create(builder, op.getLoc(), type,
+                                               current, shardingOf()));
+          }
           to.kept.append(lost.begin(), lost.end());
           to.gained.erase(to.gained.begin(), to.gained.begin() + lost.size());
           AxisList axes = std::move(lost);

@@ -116,3 +116,14 @@ func.func @slice_part_of_an_axis_then_permute(%a: tensor<8xf32> {sdy.sharding = 
   %0 = sdy.reshard %a <@m42, [{"y"}]> : tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// The axes move in another order: a permute reorders them in place, then
+// one all_to_all moves them.
+// CHECK-LABEL: func @reorder_then_move
+// CHECK-NEXT: %[[P:.*]] = sdy.collective_permute %arg0 out_sharding=<@m3, [{}, {"y", "x"}]>
+// CHECK-NEXT: %[[A:.*]] = sdy.all_to_all [{"y", "x"}: 1->0] %[[P]] out_sharding=<@m3, [{"y", "x"}, {}]>
+// CHECK-NEXT: return %[[A]]
+func.func @reorder_then_move(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{}, {"x", "y"}]>}) -> tensor<8x8xf32> {
+  %0 = sdy.reshard %a <@m3, [{"y", "x"}, {}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}

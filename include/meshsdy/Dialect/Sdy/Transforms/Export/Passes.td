@@ -207,7 +207,9 @@ def ReshardToCollectivesPass
        and target axes are what changes (a sub-axis can split there:
        `{"y"}` to `{"y":(1)4}` leaves `"y":(4)2`); when what one dimension
        loses is exactly the start of what another gains, one
-       `sdy.all_to_all` moves it (`[{"x"}: 0->2]`);
+       `sdy.all_to_all` moves it (`[{"x"}: 0->2]`); the same axes in
+       another order are first reordered in place by a
+       `sdy.collective_permute`;
     3. a dimension that gains more devices than it loses first slices the
        difference off the front of what it gains, splitting an axis where
        only its major part is needed (one `sdy.all_slice`, when those axes
