@@ -94,7 +94,34 @@ struct RootedGroup {
   MeshOp mesh;
   int64_t count = 0;
   Value comm, me, root, isRoot;
+
+  /// The shape of every rooted collective: the root runs `atRoot`, then
+  /// `withOther(k)` for each other device k in group order; the others run
+  /// `elsewhere`.
+  void emit(OpBuilder &b, Location loc, function_ref<void(OpBuilder &)> atRoot,
+            function_ref<void(OpBuilder &, Value)> withOther,
+            function_ref<void(OpBuilder &)> elsewhere) const {
+    scf::IfOp::create(
+        b, loc, isRoot,
+        [&](OpBuilder &rb, Location) {
+          atRoot(rb);
+          forOthers(rb, loc, count, root, withOther);
+          scf::YieldOp::create(rb, loc);
+        },
+        [&](OpBuilder &eb, Location) {
+          elsewhere(eb);
+          scf::YieldOp::create(eb, loc);
+        });
+  }
 };
+
+/// `body(scratch)` with a scratch buffer of `type`, freed after.
+void withScratch(OpBuilder &b, Location loc, MemRefType type,
+                 function_ref<void(Value)> body) {
+  Value scratch = memref::AllocOp::create(b, loc, type);
+  body(scratch);
+  memref::DeallocOp::create(b, loc, scratch);
+}
 
 template <typename OpTy>
 FailureOr<RootedGroup> getRootedGroup(OpTy op, PatternRewriter &rewriter) {
@@ -127,18 +154,13 @@ struct BroadcastAsSends : OpRewritePattern<BroadcastOp> {
       return rewriter.notifyMatchFailure(op, "checked by the pass");
     Location loc = op.getLoc();
     Value buffer = bufferOf(rewriter, loc, op.getInput());
-    scf::IfOp::create(
-        rewriter, loc, group->isRoot,
-        [&](OpBuilder &b, Location) {
-          forOthers(b, loc, group->count, group->root,
-                    [&](OpBuilder &ib, Value k) {
-                      sendBuffer(ib, loc, buffer, k, group->comm);
-                    });
-          scf::YieldOp::create(b, loc);
+    group->emit(
+        rewriter, loc, [](OpBuilder &) {},
+        [&](OpBuilder &b, Value k) {
+          sendBuffer(b, loc, buffer, k, group->comm);
         },
-        [&](OpBuilder &b, Location) {
+        [&](OpBuilder &b) {
           recvBuffer(b, loc, buffer, group->root, group->comm);
-          scf::YieldOp::create(b, loc);
         });
     rewriter.replaceOp(op, tensorOf(rewriter, loc, buffer, op.getType()));
     return success();
@@ -162,27 +184,21 @@ struct GatherAsSends : OpRewritePattern<GatherOp> {
     Value blocks = memref::AllocOp::create(
         rewriter, loc, MemRefType::get(blocksShape, input.getElementType()));
     Value own = bufferOf(rewriter, loc, op.getInput());
-    scf::IfOp::create(
-        rewriter, loc, group->isRoot,
-        [&](OpBuilder &b, Location) {
+    auto pieceType = cast<MemRefType>(own.getType());
+    group->emit(
+        rewriter, loc,
+        [&](OpBuilder &b) {
           memref::CopyOp::create(
               b, loc, own, meshsdy::blockView(b, loc, blocks, group->root));
-          forOthers(b, loc, group->count, group->root,
-                    [&](OpBuilder &ib, Value k) {
-                      Value piece = memref::AllocOp::create(
-                          ib, loc, cast<MemRefType>(own.getType()));
-                      recvBuffer(ib, loc, piece, k, group->comm);
-                      memref::CopyOp::create(
-                          ib, loc, piece,
-                          meshsdy::blockView(ib, loc, blocks, k));
-                      memref::DeallocOp::create(ib, loc, piece);
-                    });
-          scf::YieldOp::create(b, loc);
         },
-        [&](OpBuilder &b, Location) {
-          sendBuffer(b, loc, own, group->root, group->comm);
-          scf::YieldOp::create(b, loc);
-        });
+        [&](OpBuilder &b, Value k) {
+          withScratch(b, loc, pieceType, [&](Value piece) {
+            recvBuffer(b, loc, piece, k, group->comm);
+            memref::CopyOp::create(b, loc, piece,
+                                   meshsdy::blockView(b, loc, blocks, k));
+          });
+        },
+        [&](OpBuilder &b) { sendBuffer(b, loc, own, group->root, group->comm); });
     Value gathered = tensorOf(
         rewriter, loc, blocks,
         RankedTensorType::get(blocksShape, input.getElementType()));
@@ -211,25 +227,21 @@ struct ScatterAsSends : OpRewritePattern<ScatterOp> {
                              op.getScatterAxis().getSExtValue(), group->count));
     Value piece = memref::AllocOp::create(
         rewriter, loc, MemRefType::get(result.getShape(), result.getElementType()));
-    scf::IfOp::create(
-        rewriter, loc, group->isRoot,
-        [&](OpBuilder &b, Location) {
+    group->emit(
+        rewriter, loc,
+        [&](OpBuilder &b) {
           memref::CopyOp::create(
               b, loc, meshsdy::blockView(b, loc, blocks, group->root), piece);
-          forOthers(b, loc, group->count, group->root,
-                    [&](OpBuilder &ib, Value k) {
-                      Value out = memref::AllocOp::create(
-                          ib, loc, cast<MemRefType>(piece.getType()));
-                      memref::CopyOp::create(
-                          ib, loc, meshsdy::blockView(ib, loc, blocks, k), out);
-                      sendBuffer(ib, loc, out, k, group->comm);
-                      memref::DeallocOp::create(ib, loc, out);
-                    });
-          scf::YieldOp::create(b, loc);
         },
-        [&](OpBuilder &b, Location) {
+        [&](OpBuilder &b, Value k) {
+          withScratch(b, loc, cast<MemRefType>(piece.getType()), [&](Value out) {
+            memref::CopyOp::create(b, loc, meshsdy::blockView(b, loc, blocks, k),
+                                   out);
+            sendBuffer(b, loc, out, k, group->comm);
+          });
+        },
+        [&](OpBuilder &b) {
           recvBuffer(b, loc, piece, group->root, group->comm);
-          scf::YieldOp::create(b, loc);
         });
     rewriter.replaceOp(op, tensorOf(rewriter, loc, piece, result));
     return success();
@@ -251,24 +263,15 @@ struct ReduceAtRoot : OpRewritePattern<ReduceOp> {
       return rewriter.notifyMatchFailure(op, "checked by the pass");
     Location loc = op.getLoc();
     Value own = bufferOf(rewriter, loc, op.getInput());
-    scf::IfOp::create(
-        rewriter, loc, group->isRoot,
-        [&](OpBuilder &b, Location) {
-          forOthers(b, loc, group->count, group->root,
-                    [&](OpBuilder &ib, Value k) {
-                      Value piece = memref::AllocOp::create(
-                          ib, loc, cast<MemRefType>(own.getType()));
-                      recvBuffer(ib, loc, piece, k, group->comm);
-                      meshsdy::combineInto(ib, loc, op.getReduction(), piece,
-                                           own);
-                      memref::DeallocOp::create(ib, loc, piece);
-                    });
-          scf::YieldOp::create(b, loc);
+    group->emit(
+        rewriter, loc, [](OpBuilder &) {},
+        [&](OpBuilder &b, Value k) {
+          withScratch(b, loc, cast<MemRefType>(own.getType()), [&](Value piece) {
+            recvBuffer(b, loc, piece, k, group->comm);
+            meshsdy::combineInto(b, loc, op.getReduction(), piece, own);
+          });
         },
-        [&](OpBuilder &b, Location) {
-          sendBuffer(b, loc, own, group->root, group->comm);
-          scf::YieldOp::create(b, loc);
-        });
+        [&](OpBuilder &b) { sendBuffer(b, loc, own, group->root, group->comm); });
     Value reduced = tensorOf(rewriter, loc, own, type);
     if (op.getReduction() == ReductionKind::Average)
       reduced = meshsdy::divideByCount(rewriter, loc, reduced, group->count);
