@@ -117,7 +117,10 @@ struct InsertExplicitReshardsPass
     };
     for (auto [value, mapping] :
          llvm::zip(op->getOperands(), rule.getOperandMappings())) {
-      if (rankOf(value) != mapping.getRank() && mapping.getRank() != 0)
+      // A rank-0 mapping is a scalar operand (linalg.fill's value); any
+      // other mismatch is a rule that does not fit: leave the op alone.
+      if (rankOf(value) != mapping.getRank() &&
+          !(mapping.getRank() == 0 && rankOf(value) < 0))
         return;
       operandShardings.push_back(shardingOf(value, mapping.getRank()));
     }
