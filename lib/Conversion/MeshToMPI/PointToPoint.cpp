@@ -75,6 +75,17 @@ Value toBlocks(OpBuilder &builder, Location loc, Value value, int64_t axis,
                          moveDim(type.getRank() + 1, axis, 0));
 }
 
+/// `toBlocks` as a (read-only) buffer, with its type.
+std::pair<Value, MemRefType> blocksBuffer(OpBuilder &builder, Location loc,
+                                          Value value, int64_t axis,
+                                          int64_t count) {
+  auto blocks = cast<TypedValue<RankedTensorType>>(
+      toBlocks(builder, loc, value, axis, count));
+  auto type = MemRefType::get(blocks.getType().getShape(),
+                              blocks.getType().getElementType());
+  return {bufferization::ToBufferOp::create(builder, loc, type, blocks), type};
+}
+
 /// The inverse of `toBlocks`: block k becomes piece k of `axis`.
 Value fromBlocks(OpBuilder &builder, Location loc, Value blocks,
                  int64_t axis) {
@@ -274,13 +285,11 @@ struct AllToAllAsExchanges : OpRewritePattern<AllToAllOp> {
       return rewriter.notifyMatchFailure(op, "checked by the pass");
     auto [mesh, count] = *group;
     Location loc = op.getLoc();
-    Value blocksIn = toBlocks(rewriter, loc, op.getInput(),
-                              op.getSplitAxis().getSExtValue(), count);
-    auto blocksType = cast<RankedTensorType>(blocksIn.getType());
-    auto bufferType =
-        MemRefType::get(blocksType.getShape(), blocksType.getElementType());
-    Value source = bufferization::ToBufferOp::create(rewriter, loc, bufferType,
-                                                     blocksIn);
+    // Plain variables, not a structured binding: the lambda below uses them.
+    Value source;
+    MemRefType bufferType;
+    std::tie(source, bufferType) = blocksBuffer(
+        rewriter, loc, op.getInput(), op.getSplitAxis().getSExtValue(), count);
     Value target = memref::AllocOp::create(rewriter, loc, bufferType);
     // The device's own block stays: it is copied from source to target.
     Value me = buildInGroupIndex(rewriter, loc, mesh, op.getMeshAxes());
@@ -375,18 +384,15 @@ struct ReduceScatterAsRing : OpRewritePattern<ReduceScatterOp> {
       return rewriter.notifyMatchFailure(op, "checked by the pass");
     auto [mesh, count] = *group;
     Location loc = op.getLoc();
-    Value blocksIn = toBlocks(rewriter, loc, op.getInput(),
-                              op.getScatterAxis().getSExtValue(), count);
-    auto blocksType = cast<RankedTensorType>(blocksIn.getType());
-    auto bufferType =
-        MemRefType::get(blocksType.getShape(), blocksType.getElementType());
-    auto pieceType = MemRefType::get(blocksType.getShape().drop_front(),
-                                     blocksType.getElementType());
+    Value blocksIn;
+    MemRefType bufferType;
+    std::tie(blocksIn, bufferType) = blocksBuffer(
+        rewriter, loc, op.getInput(), op.getScatterAxis().getSExtValue(), count);
+    auto pieceType = MemRefType::get(bufferType.getShape().drop_front(),
+                                     bufferType.getElementType());
+    // The partial sums accumulate in place: a copy of the blocks.
     Value blocks = memref::AllocOp::create(rewriter, loc, bufferType);
-    memref::CopyOp::create(
-        rewriter, loc,
-        bufferization::ToBufferOp::create(rewriter, loc, bufferType, blocksIn),
-        blocks);
+    memref::CopyOp::create(rewriter, loc, blocksIn, blocks);
     Value sendBuffer = memref::AllocOp::create(rewriter, loc, pieceType);
     Value recvBuffer = memref::AllocOp::create(rewriter, loc, pieceType);
     Value comm = meshsdy::buildGroupComm(rewriter, loc, mesh, op.getMeshAxes());
