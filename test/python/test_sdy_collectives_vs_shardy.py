@@ -6,10 +6,8 @@ Shardy's inside jaxlib: the collectives (kind and count) each one produces.
    for the differences listed with their reason.
 2. Random programs in both forms (sdy_programs.py) through propagation,
    explicit reshards and collectives: the share with the same collectives
-   is printed and must not fall below what was measured. Shardy weighs
-   candidate factor shardings by cost and may move a freed axis onto
-   another dimension (all_to_all) or change a result's sharding where we
-   keep the results' shardings (docs/sdy-spmd.md).
+   is printed and must not fall below what was measured. The rest differ
+   in how a reshard is split into collectives (docs/sdy-spmd.md).
 Skipped when jax is not installed.
 """
 
@@ -109,4 +107,4 @@ def test_random_programs_mostly_get_shardys_collectives(capsys: pytest.CaptureFi
     with capsys.disabled():
         print(f"\nsame collectives as Shardy (kind and count): {same} of {compared} random programs")
     assert compared >= 90
-    assert same >= 0.75 * compared  # measured: 80 of 100
+    assert same >= 0.8 * compared  # measured: 85 of 100

@@ -10,6 +10,7 @@
 #include "meshsdy/Dialect/Sdy/IR/SdyOps.h"
 #include "meshsdy/Dialect/Sdy/IR/ShardingRules.h"
 #include "meshsdy/Dialect/Sdy/IR/ValueShardings.h"
+#include "meshsdy/Dialect/Sdy/Transforms/Export/FactorAxesChoice.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Export/Passes.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Propagation/ShardingProjection.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -39,22 +40,6 @@ SmallVector<SmallVector<AxisRefAttr>> dimAxes(TensorShardingAttr sharding,
 
 bool sameLayout(TensorShardingAttr a, TensorShardingAttr b, int64_t rank) {
   return dimAxes(a, rank) == dimAxes(b, rank);
-}
-
-/// Appends the longest prefix of `axes` that overlaps nothing in `used`,
-/// and records it as used.
-AxisList takeAvoiding(ArrayRef<AxisRefAttr> axes, AxisList &used) {
-  AxisList taken;
-  for (AxisRefAttr axis : axes) {
-    AxisRefAttr prefix = prefixAvoiding(axis, used);
-    if (!prefix)
-      break;
-    taken.push_back(prefix);
-    if (prefix != axis)
-      break;
-  }
-  used.append(taken.begin(), taken.end());
-  return taken;
 }
 
 int64_t rankOf(Value value) {
@@ -101,6 +86,9 @@ struct InsertExplicitReshardsPass
 
   void makeCompatible(Operation *op) {
     OpShardingRuleAttr rule = getShardingRule(op);
+    // Like Shardy, a custom rule (an opaque call) is left to the next stage.
+    if (rule.getIsCustomRule())
+      return;
     if (static_cast<int64_t>(rule.getOperandMappings().size()) !=
             op->getNumOperands() ||
         static_cast<int64_t>(rule.getResultMappings().size()) !=
@@ -135,73 +123,34 @@ struct InsertExplicitReshardsPass
     MeshAttr mesh = any.getMesh(op);
     if (!mesh)
       return;
+    // Like Shardy, tensors on different meshes are left alone.
+    for (TensorShardingAttr sharding :
+         llvm::concat<TensorShardingAttr>(operandShardings, resultShardings))
+      if (sharding && sharding.getMeshOrRef() != any.getMeshOrRef()) {
+        MeshAttr other = sharding.getMesh(op);
+        if (!other || other.getAxes() != mesh.getAxes())
+          return;
+      }
     Attribute meshOrRef = any.getMeshOrRef();
     ShardingProjection projection = ShardingProjection::build(
         operandShardings, resultShardings, rule, mesh);
 
-    // One sharding per factor: the results' first, then the rest.
+    SmallVector<int64_t> tensorSizes;
+    for (Type type : llvm::concat<Type>(op->getOperandTypes(),
+                                        op->getResultTypes())) {
+      auto shaped = dyn_cast<RankedTensorType>(type);
+      tensorSizes.push_back(shaped && shaped.hasStaticShape()
+                                ? shaped.getNumElements()
+                                : 0);
+    }
     int64_t numFactors = rule.getNumFactors();
-    SmallVector<AxisList> chosen(numFactors);
-    SmallVector<bool> decided(numFactors, false);
-    AxisList used;
-    auto unsharded = [&](int64_t factor) {
-      return rule.isNeedReplicationFactor(factor) ||
-             rule.isPermutationFactor(factor);
-    };
-    for (const TensorFactorShardings &result : projection.getResults())
-      for (int64_t factor = 0; factor < numFactors; ++factor)
-        if (const FactorSharding *f = result.find(factor);
-            f && !decided[factor]) {
-          decided[factor] = true;
-          if (!unsharded(factor))
-            chosen[factor] = takeAvoiding(f->axes, used);
-        }
-    for (int64_t factor = 0; factor < numFactors; ++factor) {
-      if (decided[factor] || unsharded(factor))
-        continue;
-      const FactorSharding *most = nullptr;
-      for (const TensorFactorShardings &operand : projection.getOperands())
-        if (const FactorSharding *f = operand.find(factor))
-          if (!most || getTotalSize(f->axes, mesh) >
-                           getTotalSize(most->axes, mesh))
-            most = f;
-      if (most)
-        chosen[factor] = takeAvoiding(most->axes, used);
-    }
-    // Axes an operand had on a factor that must be unsharded move to a
-    // parallel factor nobody shards, whose size they divide, rather than
-    // being gathered (Shardy does the same: an all_to_all instead of an
-    // all_gather, and the op still runs on a piece).
-    for (int64_t factor = 0; factor < numFactors; ++factor) {
-      if (!unsharded(factor))
-        continue;
-      for (const TensorFactorShardings &operand : projection.getOperands()) {
-        const FactorSharding *f = operand.find(factor);
-        if (!f || f->axes.empty())
-          continue;
-        AxisList freed;
-        for (AxisRefAttr axis : f->axes)
-          if (!llvm::any_of(used, [&](AxisRefAttr u) { return overlaps(u, axis); }))
-            freed.push_back(axis);
-        if (freed.empty() || freed.size() != f->axes.size())
-          continue;
-        int64_t size = getTotalSize(freed, mesh);
-        for (int64_t other = 0; other < numFactors; ++other) {
-          if (other == factor || !chosen[other].empty() ||
-              !rule.isPassThroughFactor(other) ||
-              rule.getFactorSizes()[other] % size != 0 ||
-              llvm::any_of(projection.getTensors(),
-                           [&](const TensorFactorShardings &t) {
-                             const FactorSharding *o = t.find(other);
-                             return o && !o->axes.empty();
-                           }))
-            continue;
-          chosen[other] = freed;
-          used.append(freed.begin(), freed.end());
-          break;
-        }
-      }
-    }
+    SmallVector<AxisList> chosen =
+        chooseFactorAxes(projection, rule, tensorSizes, mesh);
+    // Our partitioner computes no op along a sharded permutation factor
+    // (Shardy leaves that to XLA): its axes move to the batching factors,
+    // as need-replication axes do (or are gathered).
+    for (int64_t factor : rule.getPermutationFactors())
+      moveAxesToBatchingFactors(factor, rule, mesh, chosen);
 
     auto reshardedTo = [&](const TensorFactorShardings &tensor,
                            TensorMappingAttr mapping) {
@@ -247,6 +196,11 @@ struct InsertExplicitReshardsPass
     AxisList reduced;
     for (int64_t factor : rule.getReductionFactors())
       reduced.append(chosen[factor].begin(), chosen[factor].end());
+    // Axes the result is declared unreduced on stay unreduced.
+    if (!resultShardings.empty() && resultShardings[0])
+      llvm::erase_if(reduced, [&](AxisRefAttr axis) {
+        return llvm::is_contained(resultShardings[0].getUnreducedAxes(), axis);
+      });
     llvm::sort(reduced, getMeshComparator(mesh));
     SmallVector<TensorShardingAttr> newResultShardings;
     bool resultsChanged = false;

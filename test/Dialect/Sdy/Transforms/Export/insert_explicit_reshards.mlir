@@ -1,4 +1,4 @@
-// RUN: mesh-opt %s -split-input-file -pass-pipeline='builtin.module(func.func(sdy-insert-explicit-reshards))' | FileCheck %s
+// RUN: mesh-opt %s -split-input-file -allow-unregistered-dialect -pass-pipeline='builtin.module(func.func(sdy-insert-explicit-reshards))' | FileCheck %s
 
 sdy.mesh @mesh = <["x"=4, "y"=2]>
 
@@ -107,4 +107,62 @@ func.func @freed_axis_moves_to_an_unsharded_factor(
     %b: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<16x16xf32> {
   %c = tensor.concat dim(0) %a, %b {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {}]>]>} : (tensor<8x16xf32>, tensor<8x16xf32>) -> tensor<16x16xf32>
   return %c : tensor<16x16xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2, "c"=2]>
+
+// No tensor agrees. Candidates for the row factor are weighed by the
+// elements of the tensors that have them (or extend them): {"a"} (all three
+// tensors) is picked first, then {"a", "b"} and {"a", "c"} (one tensor each)
+// tie and the later axes win, as in Shardy. The result is computed on
+// {"a", "c"} and gathered back to {"a"}.
+// CHECK-LABEL: func @weighted_choice_changes_the_result
+// CHECK-NEXT: %[[R:.*]] = sdy.reshard %arg0 <@mesh, [{"a", "c"}, {}]>
+// CHECK-NEXT: %[[S:.*]] = arith.addf %[[R]], %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", "c"}, {}]>]>}
+// CHECK-NEXT: %[[B:.*]] = sdy.reshard %[[S]] <@mesh, [{"a"}, {}]>
+// CHECK-NEXT: return %[[B]]
+func.func @weighted_choice_changes_the_result(
+    %x: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "b"}, {}]>},
+    %y: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "c"}, {}]>}) -> tensor<8x8xf32> {
+  %s = arith.addf %x, %y {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>} : tensor<8x8xf32>
+  return %s : tensor<8x8xf32>
+}
+
+// An op with one operand and one result follows the larger tensor, the
+// operand on a tie: the result is computed like the operand, then resharded.
+// CHECK-LABEL: func @unary_op_follows_its_operand_on_a_tie
+// CHECK-NEXT: %[[E:.*]] = math.exp %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a"}, {}]>]>}
+// CHECK-NEXT: %[[R:.*]] = sdy.reshard %[[E]] <@mesh, [{}, {"a"}]>
+// CHECK-NEXT: return %[[R]]
+func.func @unary_op_follows_its_operand_on_a_tie(
+    %x: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x8xf32> {
+  %e = math.exp %x {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"a"}]>]>} : tensor<8x8xf32>
+  return %e : tensor<8x8xf32>
+}
+
+// A custom rule (an opaque call) is left to the next stage, as in Shardy.
+// CHECK-LABEL: func @custom_rule_left_alone
+// CHECK-NOT: sdy.reshard
+func.func @custom_rule_left_alone(
+    %x: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}]>}) -> tensor<8xf32> {
+  %r = "test.custom"(%x) {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}]>]>,
+                          sdy.sharding_rule = #sdy.op_sharding_rule<([i])->([i]) {i=8}, custom>} : (tensor<8xf32>) -> tensor<8xf32>
+  return %r : tensor<8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh_a = <["a"=2]>
+sdy.mesh @mesh_b = <["x"=2]>
+
+// Tensors on different meshes: left alone (the bridge diagnoses them).
+// CHECK-LABEL: func @different_meshes_left_alone
+// CHECK-NOT: sdy.reshard
+func.func @different_meshes_left_alone(
+    %x: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh_a, [{"a"}]>},
+    %y: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh_b, [{}]>}) -> tensor<8xf32> {
+  %s = arith.addf %x, %y {sdy.sharding = #sdy.sharding_per_value<[<@mesh_b, [{"x"}]>]>} : tensor<8xf32>
+  return %s : tensor<8xf32>
 }

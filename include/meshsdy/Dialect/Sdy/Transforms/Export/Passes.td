@@ -164,29 +164,32 @@ def InsertExplicitReshardsPass
     operands (and, for results sharded along a factor that needs replication,
     after the op) so that every tensor agrees with that choice.
 
-    The choice: a factor that a result has keeps the result's axes (the
-    first such result's), so the op's result shardings stay what propagation
-    decided; a factor only the operands have (a reduction) takes the axes of
-    the operand that shards it most, without the axes other factors already
-    use. Need-replication and permutation factors are unsharded; axes an
-    operand had on one of them move to a parallel factor that nothing
-    shards and whose size they divide (an all_to_all rather than an
-    all_gather; the result is resharded back). When a
-    reduction factor is sharded, the results are partial sums over its axes:
-    an `sdy.all_reduce` over those axes follows the op, as Shardy writes it.
-    A returned value whose sharding differs from its function result's
-    sharding is resharded before the return.
+    The choice follows Shardy's full version (enable-full-version=true;
+    FactorAxesChoice.h has the details): shardings every tensor agrees on
+    are kept; an op with one operand and one result follows the larger (the
+    operand on a tie); otherwise (factor, axes) candidates are picked
+    greedily, each weighed by the elements of the tensors that already have
+    it, so a result may be computed on another sharding and resharded back
+    after the op. Axes chosen for need-replication factors move to the
+    batching factors whose size they divide (an all_to_all rather than an
+    all_gather). When a reduction factor is sharded, the results are partial
+    sums over its axes: an `sdy.all_reduce` over those axes (minus the
+    result's unreduced axes) follows the op, as Shardy writes it. A returned
+    value whose sharding differs from its function result's sharding is
+    resharded before the return.
 
     Example, mesh `<["x"=4, "y"=2]>`: a matmul whose result and lhs are both
     sharded rows on "x", columns on "y". "y" cannot shard both the
-    contracting factor and the result's column factor, so the lhs is
+    contracting factor and the result's column factor; the result and the
+    rhs (both have the column factor on "y") outweigh the lhs, so the lhs is
     resharded to rows on "x" only (an all-gather of its columns).
 
-    Differences from Shardy: Shardy weighs the communication of several
-    candidate factor shardings and sometimes changes a result's sharding
-    (e.g. it keeps a sharded contracting dimension and reduce-scatters); this
-    pass always keeps the results' shardings. Ops without a rule and ops of
-    the sdy dialect are left alone.
+    Differences from Shardy: permutation factors (concatenated, padded
+    dimensions) are unsharded too, and their axes move to the batching
+    factors like need-replication axes, because our partitioner computes
+    no op along a sharded permutation factor (Shardy leaves that to XLA).
+    Like Shardy, ops with a custom rule, ops whose tensors are on different
+    meshes, ops without a rule and ops of the sdy dialect are left alone.
 
     Cost: one walk, linear in ops and operands.
   }];
