@@ -29,6 +29,15 @@ def ConvertSdyToMeshPass : Pass<"convert-sdy-to-mesh", "::mlir::ModuleOp"> {
       resharding, which mesh-spmdization turns into collectives).
     - `sdy.named_computation` is inlined, its operands and results resharded
       to its in and out shardings; `sdy.constant` becomes `arith.constant`;
+      `sdy.manual_computation` is inlined between two boundaries,
+      `builtin.unrealized_conversion_cast`s marked `mesh.manual_boundary`
+      that carry the manual part of the sharding (a `mesh.sharding`): each
+      operand, resharded to its in sharding, enters as its per-device piece
+      along the manual axes, annotated with the free axes; each body result,
+      resharded to the free axes of its out sharding, leaves as the pieces of
+      the global result. The body's ops keep their shardings on free axes,
+      so mesh-spmdization partitions a partially manual body over its free
+      axes;
       `sdy.data_flow_edge` and `sdy.propagation_barrier` are replaced by their
       input; `sdy.sharding_group` is erased; other `sdy.*` attributes (rules,
       debug information) are dropped.
@@ -36,8 +45,9 @@ def ConvertSdyToMeshPass : Pass<"convert-sdy-to-mesh", "::mlir::ModuleOp"> {
     The pass fails with a diagnostic, and leaves the module unchanged, on:
     an empty mesh, a maximal-sharding mesh, explicit `device_ids`, sub-axes
     of one axis that overlap without nesting, a sharding on an inlined mesh
-    (run `sdy-lift-inlined-meshes` first), `sdy.manual_computation`, and any
-    other sdy attribute.
+    (run `sdy-lift-inlined-meshes` first), unreduced axes on a manual
+    computation's in or out shardings, a manual computation on values other
+    than ranked tensors, and any other sdy attribute.
 
     Cost: two walks over the module, linear in ops and values.
   }];

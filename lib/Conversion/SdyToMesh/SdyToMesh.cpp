@@ -18,6 +18,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/IRMapping.h"
 
 #include <map>
@@ -67,10 +68,24 @@ struct ConvertSdyToMeshPass
       meshes.emplace(meshOp.getSymName().str(), SplitMesh(mesh));
     }
     WalkResult result = module.walk([&](Operation *op) {
-      if (isa<sdy::ManualComputationOp>(op)) {
-        op->emitOpError("unsupported by convert-sdy-to-mesh: manual "
-                        "computations");
-        return WalkResult::interrupt();
+      if (auto manual = dyn_cast<sdy::ManualComputationOp>(op)) {
+        for (sdy::TensorShardingAttr sharding : llvm::concat<const sdy::TensorShardingAttr>(
+                 manual.getInShardings().getShardings(),
+                 manual.getOutShardings().getShardings()))
+          if (!sharding.getUnreducedAxes().empty()) {
+            op->emitOpError("unsupported by convert-sdy-to-mesh: unreduced "
+                            "axes on a manual computation's boundary");
+            return WalkResult::interrupt();
+          }
+        if (!llvm::all_of(llvm::concat<Value>(manual->getOperands(),
+                                              manual->getResults()),
+                          [](Value v) {
+                            return isa<RankedTensorType>(v.getType());
+                          })) {
+          op->emitOpError("unsupported by convert-sdy-to-mesh: a manual "
+                          "computation on values other than ranked tensors");
+          return WalkResult::interrupt();
+        }
       }
       for (NamedAttribute named : op->getAttrs()) {
         bool bad = false;
@@ -209,6 +224,86 @@ struct ConvertSdyToMeshPass
     op->erase();
   }
 
+  /// `sharding` with only the mesh axes for which `keep` holds.
+  static mesh::MeshSharding restrict(const mesh::MeshSharding &sharding,
+                                     function_ref<bool(mesh::MeshAxis)> keep) {
+    SmallVector<mesh::DimSplitAxes> split;
+    for (const mesh::DimSplitAxes &axes : sharding.getSplitAxes())
+      split.push_back(
+          llvm::to_vector_of<mesh::MeshAxis, 2>(llvm::make_filter_range(axes, keep)));
+    return mesh::MeshSharding(sharding.getMeshAttr(), split);
+  }
+
+  /// The boundary of a manual computation (see kManualBoundaryAttr): `value`
+  /// becomes a `builtin.unrealized_conversion_cast` to `type` that carries
+  /// the manual part of the sharding as its second operand.
+  Value manualBoundary(mesh::AnnotationBuilder &annotations, OpBuilder &builder,
+                       Value value, Type type, const mesh::MeshSharding &manual,
+                       StringRef kind) {
+    auto cast = UnrealizedConversionCastOp::create(
+        builder, value.getLoc(), TypeRange{type},
+        ValueRange{value, annotations.shardingValue(manual)});
+    cast->setAttr(mesh::kManualBoundaryAttr, builder.getStringAttr(kind));
+    return cast.getResult(0);
+  }
+
+  /// Inlines a manual computation between its boundaries: each operand is
+  /// resharded to its in sharding and enters the body as its per-device
+  /// piece along the manual axes, still sharded along the free ones; each
+  /// body result, sharded along the free axes of its out sharding, leaves
+  /// as the pieces of the global result. mesh-spmdization turns a boundary
+  /// into nothing but the bookkeeping of which value holds which piece.
+  void inlineManualComputation(mesh::AnnotationBuilder &annotations,
+                               sdy::ManualComputationOp op) {
+    OpBuilder builder(op);
+    SmallVector<mesh::MeshAxis> manualAxes;
+    auto shardings = llvm::to_vector(llvm::concat<const sdy::TensorShardingAttr>(
+        op.getInShardings().getShardings(), op.getOutShardings().getShardings()));
+    if (!shardings.empty()) {
+      const SplitMesh &split =
+          meshes.at(shardings.front().getMeshSymName().getValue().str());
+      for (StringAttr name : op.getManualAxes().getValue())
+        llvm::append_range(manualAxes,
+                           split.translate(sdy::AxisRefAttr::get(
+                               &getContext(), name.getValue(), {})));
+    }
+    auto isManual = [&](mesh::MeshAxis axis) {
+      return llvm::is_contained(manualAxes, axis);
+    };
+    auto isFree = [&](mesh::MeshAxis axis) { return !isManual(axis); };
+
+    Block &body = op.getBody().front();
+    for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
+      sdy::TensorShardingAttr in = op.getInShardings().getSharding(i);
+      mesh::MeshSharding full = meshSharding(in);
+      Value operand = annotate(annotations, builder, op->getOperand(i), in);
+      Value piece = manualBoundary(annotations, builder, operand,
+                                   arg.getType(), restrict(full, isManual),
+                                   "enter");
+      arg.replaceAllUsesWith(piece);
+      annotations.annotateResult(piece, restrict(full, isFree));
+    }
+    Operation *terminator = body.getTerminator();
+    op->getBlock()->getOperations().splice(op->getIterator(),
+                                           body.getOperations(), body.begin(),
+                                           terminator->getIterator());
+    for (auto [i, result] : llvm::enumerate(op->getResults())) {
+      sdy::TensorShardingAttr out = op.getOutShardings().getSharding(i);
+      mesh::MeshSharding full = meshSharding(out);
+      Value local = terminator->getOperand(i);
+      Value freeOnly = mesh::ShardOp::create(
+          builder, local.getLoc(), local.getType(), local,
+          annotations.shardingValue(restrict(full, isFree)),
+          /*annotate_for_users=*/false);
+      Value global =
+          manualBoundary(annotations, builder, freeOnly, result.getType(),
+                         restrict(full, isManual), "exit");
+      result.replaceAllUsesWith(global);
+      annotations.annotateResult(global, full);
+    }
+    op->erase();
+  }
+
   /// Drops the `sdy.*` entries of all argument and result attributes, with
   /// one new attribute list each (setting them one by one is quadratic).
   static void dropSdyBoundaryAttrs(func::FuncOp func) {
@@ -260,6 +355,8 @@ struct ConvertSdyToMeshPass
         op->erase();
       } else if (auto named = dyn_cast<sdy::NamedComputationOp>(op)) {
         inlineNamedComputation(annotations, named);
+      } else if (auto manual = dyn_cast<sdy::ManualComputationOp>(op)) {
+        inlineManualComputation(annotations, manual);
       } else if (auto constant = dyn_cast<sdy::ConstantOp>(op)) {
         builder.setInsertionPoint(constant);
         auto replacement = arith::ConstantOp::create(

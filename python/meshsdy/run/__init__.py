@@ -154,7 +154,12 @@ def run_unpartitioned(source: str, func: str, inputs: Sequence[np.ndarray], *,
                       timeout: float = 300.0) -> list[np.ndarray]:
     """Runs the global program `source` natively on one process, its
     sharding annotations dropped (they do not change its values): the
-    reference `--check` compares a partitioned run with."""
+    reference `--check` compares a partitioned run with.
+
+    A program with manual regions (an `sdy.manual_computation`: per-device
+    code) has no single-process form; its reference is the simulator's
+    global run (`meshsdy.sim.simulate`), which runs the region on every
+    device of the mesh."""
     with ir.Context():
         try:
             module = ir.Module.parse(source)
@@ -165,6 +170,16 @@ def run_unpartitioned(source: str, func: str, inputs: Sequence[np.ndarray], *,
                 pipeline.sdy_to_mesh(module)
             except ir.MLIRError as e:
                 raise RunError(error_line(e)) from None
+        manual: list[ir.Operation] = []
+        module.operation.walk(lambda op: (manual.append(op) if "mesh.manual_boundary" in op.attributes else None,
+                                          ir.WalkResult.ADVANCE)[1])
+        if manual:
+            from .. import sim
+
+            try:
+                return [np.asarray(r) for r in sim.simulate(module, func, list(inputs))]
+            except sim.SimulationError as e:
+                raise RunError(f"simulating the global program: {e}") from None
         func_op = _function(module, func)
         shards: list[ir.Operation] = []
         module.operation.walk(lambda op: (shards.append(op) if op.name == "mesh.shard" else None,

@@ -2,7 +2,8 @@
                          [--partitioned]
 
 Runs the annotated global program natively on N MPI ranks (see
-meshsdy.run). With --check, also runs it unpartitioned natively on one process and
+meshsdy.run). With --check, also runs it unpartitioned natively on one process (a
+program with manual regions: in the simulator, see run_unpartitioned) and
 prints `agree` (exit 0) or `disagree` with the largest difference (exit 1);
 errors exit 2 with one line of message.
 """

@@ -230,9 +230,12 @@ def simulate(
         if spmd is None:
             spmd = device_dependent
         mesh = _pick_mesh(compiler, used, mesh_shape)
-        if spmd and mesh is None:
+        # A global program with manual regions (per-device code) runs on
+        # every device, each holding the whole inputs.
+        replicated = not spmd and "builtin.unrealized_conversion_cast" in compiler.op_names
+        if (spmd or replicated) and mesh is None:
             raise SimulationError("an SPMD run needs a mesh: add a static 'mesh.mesh' or pass mesh_shape")
-        interp = Interpreter(compiler, mesh, spmd)
+        interp = Interpreter(compiler, mesh, spmd or replicated)
         if len(inputs) != len(fn.arg_types):
             raise SimulationError(f"'@{func_name}' takes {len(fn.arg_types)} inputs, got {len(inputs)}")
         args: list[list[Any]] = []
@@ -244,7 +247,7 @@ def simulate(
                     )
                 args.append([_to_value(v, t, f"input {i} device {d}") for d, v in enumerate(x)])
             else:
-                args.append([_to_value(x, t, f"input {i}")])
+                args.append([_to_value(x, t, f"input {i}")] * (interp.num_devices if replicated else 1))
         with np.errstate(all="ignore"):
             results = interp.call(fn, args, interp.all_devices)
         if spmd:

@@ -5,7 +5,8 @@ Collectives are `GLOBAL` kernels over all devices (semantics in
 annotation and passes its value through; `mesh.sharding` evaluates to a
 `Sharding`. `mesh.send` returns its input (the seed leaves the result
 unspecified); messages wait in the interpreter's mailbox until a
-`mesh.recv` takes them.
+`mesh.recv` takes them. The ends of a manual region (casts marked
+`mesh.manual_boundary`) slice and assemble per-device pieces.
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from .irutil import (
 )
 from .program import GLOBAL, LOCAL, Compiler, Kernel, attr_mesh_name, register
 from .reductions import SimulationError
-from .sharding import Sharding, shard_shape
+from .sharding import Sharding, shard, shard_shape, unshard
 
 __all__: list[str] = []
 
@@ -259,3 +260,32 @@ def _recv(op: ir.OpView, cc: Compiler) -> Kernel:
         return [np.asarray(dev.interp.mailbox.recv(dev.linear, axes, source)).astype(dt, copy=False)]
 
     return Kernel(LOCAL, run)
+
+
+#: The attribute marking the ends of a manual region (per-device code inside
+#: a global program; see convert-sdy-to-mesh and kManualBoundaryAttr).
+MANUAL_BOUNDARY = "mesh.manual_boundary"
+
+
+@register("builtin.unrealized_conversion_cast")
+def _manual_boundary(op: ir.OpView, cc: Compiler) -> Kernel:
+    """An end of a manual region: "enter" gives each device its piece of
+    the global value along the manual axes (the `mesh.sharding` operand),
+    "exit" assembles the pieces; devices that hold the same piece (they
+    differ on free axes only) must agree. Other casts are not supported."""
+    attrs = op.operation.attributes
+    kind = ir.StringAttr(attrs[MANUAL_BOUNDARY]).value if MANUAL_BOUNDARY in attrs else None
+    if kind not in ("enter", "exit") or len(op.operation.operands) != 2:
+        raise SimulationError("the simulator does not support 'builtin.unrealized_conversion_cast' "
+                              "other than the ends of a manual region")
+
+    def run(a: list[list[Any]], interp: Any) -> list[list[Any]]:
+        values, shardings = a
+        sharding = shardings[0]
+        mesh = interp.need_mesh(sharding.mesh)
+        if kind == "enter":
+            return [[shard(np.asarray(v), sharding, mesh)[d] for d, v in enumerate(values)]]
+        whole = unshard([np.asarray(v) for v in values], sharding, mesh)
+        return [[whole] * len(values)]
+
+    return Kernel(GLOBAL, run)

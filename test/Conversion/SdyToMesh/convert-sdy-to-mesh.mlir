@@ -153,11 +153,41 @@ module @overlapping_sub_axes {
 
 // -----
 
+// A manual computation is inlined between its two boundaries: the operand
+// is resharded to the in sharding, enters as its piece along the manual axis
+// "a" (still sharded along the free axis "b"), and the body result, sharded
+// along "b", leaves as the pieces of the global result.
+// CHECK-LABEL: module @manual
+// CHECK-DAG: %[[FREE:.*]] = mesh.sharding @mesh split_axes = {{\[}}[1]] : !mesh.sharding
+// CHECK-DAG: %[[FULL:.*]] = mesh.sharding @mesh split_axes = {{\[}}[0, 1]] : !mesh.sharding
+// CHECK-DAG: %[[MANUAL:.*]] = mesh.sharding @mesh split_axes = {{\[}}[0]] : !mesh.sharding
+// CHECK: %[[IN:.*]] = mesh.shard %{{.*}} to %[[FULL]] : tensor<16xf32>
+// CHECK-NEXT: %[[ENTER:.*]] = builtin.unrealized_conversion_cast %[[IN]], %[[MANUAL]] : tensor<16xf32>, !mesh.sharding to tensor<8xf32> {mesh.manual_boundary = "enter"}
+// CHECK-NEXT: %[[PIECE:.*]] = mesh.shard %[[ENTER]] to %[[FREE]] : tensor<8xf32>
+// CHECK: %[[EXP:.*]] = math.exp %[[PIECE]] : tensor<8xf32>
+// CHECK-NEXT: mesh.shard %[[EXP]] to %[[FREE]] : tensor<8xf32>
+// CHECK-NEXT: %[[OUT:.*]] = mesh.shard %{{.*}} to %[[FREE]] : tensor<8xf32>
+// CHECK-NEXT: %[[EXIT:.*]] = builtin.unrealized_conversion_cast %[[OUT]], %[[MANUAL]] : tensor<8xf32>, !mesh.sharding to tensor<16xf32> {mesh.manual_boundary = "exit"}
+// CHECK-NEXT: mesh.shard %[[EXIT]] to %[[FULL]] : tensor<16xf32>
+// CHECK-NOT: sdy.
 module @manual {
-  sdy.mesh @mesh = <["a"=2]>
+  sdy.mesh @mesh = <["a"=2, "b"=2]>
+  func.func @f(%x: tensor<16xf32>) -> tensor<16xf32> {
+    %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"a", "b"}]>] out_shardings=[<@mesh, [{"a", "b"}]>] manual_axes={"a"} (%arg1: tensor<8xf32>) {
+      %1 = math.exp %arg1 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"b"}]>]>} : tensor<8xf32>
+      sdy.return %1 : tensor<8xf32>
+    } : (tensor<16xf32>) -> tensor<16xf32>
+    return %0 : tensor<16xf32>
+  }
+}
+
+// -----
+
+module @manual_unreduced {
+  sdy.mesh @mesh = <["a"=2, "b"=2]>
   func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
-    // expected-error @+1 {{'sdy.manual_computation' op unsupported by convert-sdy-to-mesh: manual computations}}
-    %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"a"}]>] out_shardings=[<@mesh, [{"a"}]>] manual_axes={"a"} (%arg1: tensor<4xf32>) {
+    // expected-error @+1 {{'sdy.manual_computation' op unsupported by convert-sdy-to-mesh: unreduced axes on a manual computation's boundary}}
+    %0 = sdy.manual_computation(%x) in_shardings=[<@mesh, [{"a"}]>] out_shardings=[<@mesh, [{"a"}], unreduced={"b"}>] manual_axes={"a"} (%arg1: tensor<4xf32>) {
       sdy.return %arg1 : tensor<4xf32>
     } : (tensor<8xf32>) -> tensor<8xf32>
     return %0 : tensor<8xf32>

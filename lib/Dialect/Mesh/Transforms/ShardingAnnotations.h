@@ -16,6 +16,19 @@
 
 namespace mlir::mesh {
 
+/// Marks the two ends of a manual region (per-device code, written by the
+/// user) inside an annotated global function, as convert-sdy-to-mesh writes
+/// an sdy.manual_computation. Each end is a
+/// `builtin.unrealized_conversion_cast %value, %manual` to the other side's
+/// type with this attribute:
+///   "enter": %value (global, sharded with the manual axes major in each
+///            dimension) becomes its per-device piece along the axes of the
+///            `mesh.sharding` %manual, still sharded along the others;
+///   "exit":  the reverse.
+/// mesh-spmdization maps the result to the per-device value of %value, and
+/// the simulator slices or assembles pieces.
+constexpr StringLiteral kManualBoundaryAttr = "mesh.manual_boundary";
+
 /// True if some mesh.shard without `annotate_for_users` annotates `value`.
 bool hasResultAnnotation(Value value);
 

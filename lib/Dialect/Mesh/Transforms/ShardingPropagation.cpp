@@ -734,6 +734,9 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
       annotateCarried(op);
       continue;
     }
+    // A manual region's boundary takes its operand as annotated.
+    if (op->hasAttr(kManualBoundaryAttr))
+      continue;
     if (!decision.model) {
       // No model: the op computes on whole tensors.
       bool any = false;

@@ -73,6 +73,7 @@ private:
   LogicalResult rewriteLoop(scf::ForOp loop);
   LogicalResult rewriteIf(scf::IfOp branch);
   LogicalResult rewriteCall(CallOpInterface call);
+  LogicalResult rewriteManualBoundary(UnrealizedConversionCastOp cast);
   /// The sharding each result of `op` is annotated with (null: replicated)
   /// and its per-device type.
   LogicalResult annotatedResultTypes(Operation *op,
@@ -467,9 +468,79 @@ LogicalResult Spmdizer::rewriteCall(CallOpInterface call) {
   return success();
 }
 
+/// `sharding` without the axes of `manual`, or with them in front of each
+/// dimension's axes (`add`).
+static MeshSharding withManualAxes(const MeshSharding &sharding,
+                                   const MeshSharding &manual, bool add) {
+  SmallVector<DimSplitAxes> split;
+  size_t rank = std::max(sharding.getSplitAxes().size(),
+                         manual.getSplitAxes().size());
+  for (size_t d = 0; d < rank; ++d) {
+    ArrayRef<MeshAxis> axes = sharding ? sharding.getSplitAxes(d)
+                                       : ArrayRef<MeshAxis>();
+    ArrayRef<MeshAxis> manualAxes = manual.getSplitAxes(d);
+    DimSplitAxes dim;
+    if (add)
+      llvm::append_range(dim, manualAxes);
+    for (MeshAxis axis : axes)
+      if (!llvm::is_contained(manual.getSplitAxes(d), axis))
+        dim.push_back(axis);
+    split.push_back(dim);
+  }
+  return MeshSharding(manual.getMeshAttr(), split,
+                      sharding ? sharding.getPartialAxes() : ArrayRef<MeshAxis>(),
+                      sharding ? sharding.getPartialType() : ReductionKind::Sum);
+}
+
+LogicalResult Spmdizer::rewriteManualBoundary(UnrealizedConversionCastOp cast) {
+  auto kind = cast->getAttrOfType<StringAttr>(kManualBoundaryAttr);
+  bool enter = kind && kind.getValue() == "enter";
+  auto global = cast.getNumResults() == 1
+                    ? dyn_cast<RankedTensorType>(cast.getResult(0).getType())
+                    : RankedTensorType();
+  MeshSharding manual = cast.getNumOperands() == 2
+                            ? MeshSharding::get(cast.getOperand(1))
+                            : MeshSharding();
+  if (!kind || (!enter && kind.getValue() != "exit") || !global || !manual ||
+      !isa<RankedTensorType>(cast.getOperand(0).getType()))
+    return cast.emitOpError("malformed manual region boundary: expected a "
+                            "tensor and a mesh.sharding to one tensor, with ")
+           << kManualBoundaryAttr << " = \"enter\" or \"exit\"";
+  Value value = cast.getOperand(0);
+  Value local = mapping.lookupOrNull(value);
+  if (!local)
+    return cast.emitOpError("unsupported by mesh-spmdization: a value "
+                            "defined outside the function body");
+  const MeshSharding &held = heldAs(value);
+  MeshSharding result = withManualAxes(held, manual, /*add=*/!enter);
+  auto sameAxes = [](const MeshSharding &a, const MeshSharding &b) {
+    return a.getSplitAxes() == b.getSplitAxes() &&
+           a.getPartialAxes() == b.getPartialAxes();
+  };
+  if (enter && !sameAxes(withManualAxes(result, manual, /*add=*/true), held))
+    return cast.emitOpError("unsupported by mesh-spmdization: a manual "
+                            "region's operand is not split along its manual "
+                            "axes first");
+  FailureOr<RankedTensorType> expected =
+      getLocalType(cast, global, result, symbolTables, /*allowUneven=*/true);
+  if (failed(expected))
+    return failure();
+  if (*expected != local.getType())
+    return cast.emitOpError("unsupported by mesh-spmdization: the per-device "
+                            "pieces of a manual region's boundary are ")
+           << local.getType() << ", its body expects " << *expected;
+  mapping.map(cast.getResult(0), local);
+  if (!result.getSplitAxes().empty() || !result.getPartialAxes().empty())
+    hold(cast.getResult(0), result);
+  return success();
+}
+
 LogicalResult Spmdizer::rewrite(Operation *op) {
   if (isa<ShardingOp>(op))
     return success();
+  if (auto cast = dyn_cast<UnrealizedConversionCastOp>(op);
+      cast && cast->hasAttr(kManualBoundaryAttr))
+    return rewriteManualBoundary(cast);
   if (auto call = dyn_cast<CallOpInterface>(op))
     return rewriteCall(call);
   if (auto loop = dyn_cast<scf::ForOp>(op))

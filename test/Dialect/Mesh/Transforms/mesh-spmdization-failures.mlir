@@ -239,3 +239,40 @@ func.func @collapse_uneven_source(%a: tensor<3x6xf32>) -> tensor<18xf32> {
   %c = tensor.collapse_shape %as [[0, 1]] : tensor<3x6xf32> into tensor<18xf32>
   return %c : tensor<18xf32>
 }
+
+// -----
+
+mesh.mesh @mesh(shape = 2x2)
+
+func.func @manual_operand_split_free_first(%a: tensor<16xf32>) -> tensor<16xf32> {
+  %full = mesh.sharding @mesh split_axes = [[1, 0]] : !mesh.sharding
+  %manual = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %a0 = mesh.shard %a to %full : tensor<16xf32>
+  // expected-error @+1 {{'builtin.unrealized_conversion_cast' op unsupported by mesh-spmdization: a manual region's operand is not split along its manual axes first}}
+  %in = builtin.unrealized_conversion_cast %a0, %manual : tensor<16xf32>, !mesh.sharding to tensor<8xf32> {mesh.manual_boundary = "enter"}
+  %out = builtin.unrealized_conversion_cast %in, %manual : tensor<8xf32>, !mesh.sharding to tensor<16xf32> {mesh.manual_boundary = "exit"}
+  return %out : tensor<16xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 2x2)
+
+func.func @manual_piece_of_the_wrong_size(%a: tensor<16xf32>) -> tensor<16xf32> {
+  %manual = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %a0 = mesh.shard %a to %manual : tensor<16xf32>
+  // expected-error @+1 {{'builtin.unrealized_conversion_cast' op unsupported by mesh-spmdization: the per-device pieces of a manual region's boundary are 'tensor<8xf32>', its body expects 'tensor<4xf32>'}}
+  %in = builtin.unrealized_conversion_cast %a0, %manual : tensor<16xf32>, !mesh.sharding to tensor<4xf32> {mesh.manual_boundary = "enter"}
+  %out = builtin.unrealized_conversion_cast %in, %manual : tensor<4xf32>, !mesh.sharding to tensor<8xf32> {mesh.manual_boundary = "exit"}
+  return %a : tensor<16xf32>
+}
+
+// -----
+
+mesh.mesh @mesh(shape = 2x2)
+
+func.func @manual_boundary_malformed(%a: tensor<16xf32>) -> tensor<8xf32> {
+  // expected-error @+1 {{'builtin.unrealized_conversion_cast' op malformed manual region boundary: expected a tensor and a mesh.sharding to one tensor, with mesh.manual_boundary = "enter" or "exit"}}
+  %in = builtin.unrealized_conversion_cast %a : tensor<16xf32> to tensor<8xf32> {mesh.manual_boundary = "enter"}
+  return %in : tensor<8xf32>
+}

@@ -170,6 +170,13 @@ def MeshSpmdization
       (`--mlir-print-debuginfo`), naming the value and both shardings.
     - `scf.for` / `scf.if` are rebuilt with per-device carried values and
       their bodies rewritten the same way.
+    - The ends of a manual region (`builtin.unrealized_conversion_cast`
+      marked `mesh.manual_boundary`, as convert-sdy-to-mesh writes an
+      `sdy.manual_computation`) disappear: "enter" maps its result to the
+      per-device value of its operand, which must be split along the manual
+      axes first, and records the rest of that sharding; "exit" puts the
+      manual axes back in front. The per-device types must match the
+      region's types, else a diagnostic.
     - An op without a model runs on whole tensors: its operands (and the
       values its regions use from above) are made replicated first, and the
       annotations inside its regions are dropped.
