@@ -88,7 +88,7 @@ def test_reshards_become_shardys_collectives() -> None:
             continue
         assert got == want, name
         same += 1
-    assert same >= 12
+    assert same >= 13
 
 
 def test_random_programs_mostly_get_shardys_collectives(capsys: pytest.CaptureFixture[str]) -> None:
@@ -107,4 +107,4 @@ def test_random_programs_mostly_get_shardys_collectives(capsys: pytest.CaptureFi
     with capsys.disabled():
         print(f"\nsame collectives as Shardy (kind and count): {same} of {compared} random programs")
     assert compared >= 90
-    assert same >= 0.8 * compared  # measured: 85 of 100
+    assert same >= 0.8 * compared  # measured: 86 of 100

@@ -69,9 +69,6 @@ EXPECTED_DIFFERENCES = {
     ("basic_propagate.mlir", 6):
         "Shardy all-reduces the unreduced axis twice (once for the op, once for the reshard), "
         "which doubles the values; we all-reduce once",
-    ("aggressive_propagate.mlir", 2):
-        "[{a}, {}] -> [{b}, {a}]: we move a with an all_to_all and slice b, Shardy slices b and "
-        "permutes; two collectives either way",
 }
 
 

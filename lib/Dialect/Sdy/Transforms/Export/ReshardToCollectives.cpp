@@ -140,6 +140,55 @@ struct ReshardToCollectivesPass
                                  shardingOf()));
     }
 
+    // 2. When the axes the target adds and nothing uses now fit the
+    // dimensions that must grow, exactly, slice them there and let one
+    // permute put every axis in place (as Shardy does: all_slice, then
+    // collective_permute, rather than moving axes between dimensions).
+    {
+      AxisList inUse, unused;
+      for (const AxisList &axes : dims)
+        inUse.append(axes.begin(), axes.end());
+      SmallVector<int64_t> room;
+      bool fits = true;
+      for (auto [d, dim] : llvm::enumerate(target.getDimShardings())) {
+        int64_t want = getTotalSize(dim.getAxes(), mesh);
+        int64_t have = getTotalSize(dims[d], mesh);
+        fits &= want % have == 0;
+        room.push_back(want / have);
+        for (AxisRefAttr axis : dim.getAxes())
+          if (!anyOverlap(axis, inUse))
+            unused.push_back(axis);
+      }
+      SmallVector<AxisList> slicing(rank);
+      ArrayRef<AxisRefAttr> next = unused;
+      for (int64_t d = 0; d < rank && fits; ++d)
+        while (!next.empty() && room[d] > 1 &&
+               room[d] % axisSize(next.front(), mesh) == 0) {
+          room[d] /= axisSize(next.front(), mesh);
+          slicing[d].push_back(next.front());
+          next = next.drop_front();
+        }
+      fits &= !unused.empty() && next.empty() &&
+              llvm::all_of(room, [](int64_t r) { return r == 1; });
+      if (fits) {
+        SmallVector<AxisRefListAttr> lists;
+        for (int64_t d = 0; d < rank; ++d) {
+          lists.push_back(AxisRefListAttr::get(ctx, slicing[d]));
+          dims[d].append(slicing[d].begin(), slicing[d].end());
+        }
+        record(AllSliceOp::create(builder, op.getLoc(), type, current,
+                                  ListOfAxisRefListsAttr::get(ctx, lists),
+                                  shardingOf()));
+        bool placed = true;
+        for (auto [d, dim] : llvm::enumerate(target.getDimShardings()))
+          placed &= ArrayRef<AxisRefAttr>(dims[d]) == dim.getAxes();
+        if (!placed)
+          record(CollectivePermuteOp::create(builder, op.getLoc(), type,
+                                             current, shardingOf()));
+        return finish(op, emitted, current, target);
+      }
+    }
+
     SmallVector<DimPlan> plans;
     for (int64_t d = 0; d < rank; ++d)
       plans.push_back(
@@ -151,7 +200,7 @@ struct ReshardToCollectivesPass
       }
     };
 
-    // 2. What one dimension loses and another gains first moves across
+    // 3. What one dimension loses and another gains first moves across
     // (until nothing moves: a move can make the next one possible).
     auto moveOnce = [&]() {
       for (int64_t src = 0; src < rank; ++src) {
@@ -190,7 +239,7 @@ struct ReshardToCollectivesPass
     while (moveOnce()) {
     }
 
-    // 3. A dimension that gains more devices than it loses first slices
+    // 4. A dimension that gains more devices than it loses first slices
     // the difference off the front of what it gains, when those axes are
     // free, so that a permute replaces the rest (Shardy does the same).
     {
@@ -238,7 +287,7 @@ struct ReshardToCollectivesPass
                                   shardingOf()));
     }
 
-    // 4. Same-size replacements: one collective_permute.
+    // 5. Same-size replacements: one collective_permute.
     SmallVector<int64_t> permuted;
     for (int64_t d = 0; d < rank; ++d) {
       DimPlan &plan = plans[d];
@@ -262,9 +311,9 @@ struct ReshardToCollectivesPass
       record(CollectivePermuteOp::create(builder, op.getLoc(), type, current,
                                          shardingOf()));
 
-    // 5. Slice dimensions that lose nothing first (as Shardy does: the
-    // tensors stay small), when the axes they gain are free; 6. gather what
-    // is still lost; 7. slice what is still gained.
+    // 6. Slice dimensions that lose nothing first (as Shardy does: the
+    // tensors stay small), when the axes they gain are free; 7. gather what
+    // is still lost; 8. slice what is still gained.
     AxisList inUse;
     for (const AxisList &axes : dims)
       inUse.append(axes.begin(), axes.end());
@@ -307,6 +356,12 @@ struct ReshardToCollectivesPass
     }
     sliceWhere([](const DimPlan &) { return true; });
 
+    finish(op, emitted, current, target);
+  }
+
+  /// Replaces `op` by the last of `emitted` (or its input if none).
+  void finish(ReshardOp op, ArrayRef<Operation *> emitted, Value current,
+              TensorShardingAttr target) {
     if (emitted.empty()) {
       if (keepRedundantReshards)
         return;
@@ -319,6 +374,8 @@ struct ReshardToCollectivesPass
     op.getResult().replaceAllUsesWith(current);
     op.erase();
   }
+
+
 };
 
 } // namespace

@@ -127,3 +127,15 @@ func.func @reorder_then_move(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@
   %0 = sdy.reshard %a <@m3, [{"y", "x"}, {}]> : tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
+
+// The axis the target adds ("y", unused) fills the room of the columns:
+// slice it there, then one permute swaps the dimensions (Shardy's choice;
+// an all_to_all of "x" then a slice would be two collectives too).
+// CHECK-LABEL: func @slice_free_axis_then_permute
+// CHECK-NEXT: %[[S:.*]] = sdy.all_slice [{}, {"y"}] %arg0 out_sharding=<@m3, [{"x"}, {"y"}]>
+// CHECK-NEXT: %[[P:.*]] = sdy.collective_permute %[[S]] out_sharding=<@m3, [{"y"}, {"x"}]>
+// CHECK-NEXT: return %[[P]]
+func.func @slice_free_axis_then_permute(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@m3, [{"x"}, {}]>}) -> tensor<8x8xf32> {
+  %0 = sdy.reshard %a <@m3, [{"y"}, {"x"}]> : tensor<8x8xf32>
+  return %0 : tensor<8x8xf32>
+}

@@ -206,24 +206,30 @@ def ReshardToCollectivesPass
 
     1. `sdy.all_reduce` over the input's unreduced axes the target does not
        keep;
-    2. per dimension, the axes after the longest common prefix of the input
+    2. when the target's axes that nothing uses yet, taken in order, fill
+       exactly the room of the dimensions that must grow (target size over
+       current size), one `sdy.all_slice` puts them there and one
+       `sdy.collective_permute` (if needed) puts every axis in place, and
+       that is all (rows on "a" to rows on "b" and columns on "a": slice
+       "b" into the columns, permute), as Shardy does;
+    3. per dimension, the axes after the longest common prefix of the input
        and target axes are what changes (a sub-axis can split there:
        `{"y"}` to `{"y":(1)4}` leaves `"y":(4)2`); when what one dimension
        loses is exactly the start of what another gains, one
        `sdy.all_to_all` moves it (`[{"x"}: 0->2]`); the same axes in
        another order are first reordered in place by a
        `sdy.collective_permute`;
-    3. a dimension that gains more devices than it loses first slices the
+    4. a dimension that gains more devices than it loses first slices the
        difference off the front of what it gains, splitting an axis where
        only its major part is needed (one `sdy.all_slice`, when those axes
        are free);
-    4. dimensions that then lose and gain axes of the same total size, with
+    5. dimensions that then lose and gain axes of the same total size, with
        the gained axes unused elsewhere, are fixed by one
        `sdy.collective_permute`;
-    5. one `sdy.all_slice` of the dimensions that lose nothing, when the
+    6. one `sdy.all_slice` of the dimensions that lose nothing, when the
        axes they gain are free (slicing first keeps the tensors small);
-    6. one `sdy.all_gather` of what every dimension still loses;
-    7. one `sdy.all_slice` of what every dimension still gains.
+    7. one `sdy.all_gather` of what every dimension still loses;
+    8. one `sdy.all_slice` of what every dimension still gains.
 
     A reshard between equivalent shardings is removed (kept with
     `keep-redundant-reshards`); one between different meshes is kept.
