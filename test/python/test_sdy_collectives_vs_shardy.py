@@ -68,6 +68,8 @@ EXPECTED_DIFFERENCES = {
     "reduce_then_gather": "the target drops unreduced axes: we all-reduce, Shardy leaves them",
     "gather_then_slice_in_one_dimension": "the axis a dimension gains is in use in another: Shardy slices, "
                                           "permutes and gathers (three collectives), we gather and slice (two)",
+    "collective_lists_merge_sub_axes": "Shardy slices, permutes the lost half of \"y\" to where \"x\" was and "
+                                       "gathers it; we slice, gather and slice (three collectives either way)",
 }
 
 

@@ -56,9 +56,8 @@ def test_share_of_refused_random_programs_is_small(capsys: pytest.CaptureFixture
     with capsys.disabled():
         print(f"\nrandom sdy programs: {len(outcomes) - len(refused)} of {len(outcomes)} partitioned and agree, "
               f"{len(refused)} refused ({100 * len(refused) / len(outcomes):.0f}%)")
-    # Measured: 11% at 150 seeds, all uneven pieces through a reshape.
-    assert len(refused) <= len(outcomes) // 5, refused
-    assert all("no single per-device size" in o for o in refused), refused
+    # Measured: none refused (12% before uneven dimensions were trimmed).
+    assert len(refused) <= len(outcomes) // 50, refused
 
 
 def collectives(path: Path, *options: str) -> dict[str, int]:

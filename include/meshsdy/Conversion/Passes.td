@@ -23,7 +23,10 @@ def ConvertSdyToMeshPass : Pass<"convert-sdy-to-mesh", "::mlir::ModuleOp"> {
       become `split_axes`, unreduced axes `partial = sum` axes. Replicated
       axes, priorities and open/closed dimensions have no mesh counterpart
       and are dropped. A tensor argument, result or op result without a
-      sharding is annotated replicated, as Shardy reads it.
+      sharding is annotated replicated, as Shardy reads it. A dimension
+      whose axes do not divide its size (Shardy pads the last pieces) keeps
+      the longest prefix of its mesh axes that does: mesh-spmdization gives
+      every device a piece of one size.
     - `sdy.sharding_constraint`, `sdy.reshard` and the sdy collectives become
       a `mesh.shard` of their annotated input to their sharding (a
       resharding, which mesh-spmdization turns into collectives).

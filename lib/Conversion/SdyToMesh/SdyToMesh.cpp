@@ -152,16 +152,50 @@ struct ConvertSdyToMeshPass
         FlatSymbolRefAttr::get(&getContext(), meshes.begin()->first), {});
   }
 
-  /// The mesh sharding of `sharding`, replicated if it is null.
-  mesh::MeshSharding target(sdy::TensorShardingAttr sharding) {
-    return sharding ? meshSharding(sharding) : replicated();
+  /// The mesh sharding of `sharding` for a value of `type`, replicated if
+  /// it is null. A dimension whose axes do not divide it (Shardy pads the
+  /// last pieces) keeps the longest prefix of its mesh axes that does:
+  /// mesh-spmdization gives every device a piece of one size.
+  mesh::MeshSharding target(sdy::TensorShardingAttr sharding, Type type) {
+    if (!sharding)
+      return replicated();
+    mesh::MeshSharding result = meshSharding(sharding);
+    auto ranked = dyn_cast<RankedTensorType>(type);
+    if (!ranked)
+      return result;
+    SmallVector<int64_t> meshShape =
+        meshes.at(sharding.getMeshSymName().getValue().str()).getShape();
+    SmallVector<mesh::DimSplitAxes> split;
+    bool trimmed = false;
+    for (auto [d, axes] : llvm::enumerate(result.getSplitAxes())) {
+      mesh::DimSplitAxes kept(axes);
+      int64_t size = d < static_cast<size_t>(ranked.getRank())
+                         ? ranked.getDimSize(d)
+                         : ShapedType::kDynamic;
+      auto pieces = [&] {
+        int64_t n = 1;
+        for (mesh::MeshAxis axis : kept)
+          n *= meshShape[axis];
+        return n;
+      };
+      while (!ShapedType::isDynamic(size) && !kept.empty() &&
+             size % pieces() != 0)
+        kept.pop_back();
+      trimmed |= kept.size() != axes.size();
+      split.push_back(kept);
+    }
+    if (!trimmed)
+      return result;
+    return mesh::MeshSharding(result.getMeshAttr(), split,
+                              result.getPartialAxes(),
+                              result.getPartialType());
   }
 
   /// A new value: `value` read as sharded by `sharding` (replicated if
   /// null), when it is a ranked tensor; `value` itself otherwise.
   Value annotate(mesh::AnnotationBuilder &annotations, OpBuilder &builder,
                  Value value, sdy::TensorShardingAttr sharding) {
-    mesh::MeshSharding meshSharding = target(sharding);
+    mesh::MeshSharding meshSharding = target(sharding, value.getType());
     if (!isa<RankedTensorType>(value.getType()) || !meshSharding)
       return value;
     return mesh::ShardOp::create(builder, value.getLoc(), value.getType(),
@@ -172,7 +206,7 @@ struct ConvertSdyToMeshPass
   /// Annotates what `value` is: its sdy sharding (replicated if null).
   void annotateValue(mesh::AnnotationBuilder &annotations, Value value,
                      sdy::TensorShardingAttr sharding) {
-    mesh::MeshSharding meshSharding = target(sharding);
+    mesh::MeshSharding meshSharding = target(sharding, value.getType());
     if (isa<RankedTensorType>(value.getType()) && meshSharding)
       annotations.annotateResult(value, meshSharding);
   }
@@ -275,7 +309,7 @@ struct ConvertSdyToMeshPass
     Block &body = op.getBody().front();
     for (auto [i, arg] : llvm::enumerate(body.getArguments())) {
       sdy::TensorShardingAttr in = op.getInShardings().getSharding(i);
-      mesh::MeshSharding full = meshSharding(in);
+      mesh::MeshSharding full = target(in, op->getOperand(i).getType());
       Value operand = annotate(annotations, builder, op->getOperand(i), in);
       Value piece = manualBoundary(annotations, builder, operand,
                                    arg.getType(), restrict(full, isManual),
@@ -289,7 +323,7 @@ struct ConvertSdyToMeshPass
                                            terminator->getIterator());
     for (auto [i, result] : llvm::enumerate(op->getResults())) {
       sdy::TensorShardingAttr out = op.getOutShardings().getSharding(i);
-      mesh::MeshSharding full = meshSharding(out);
+      mesh::MeshSharding full = target(out, result.getType());
       Value local = terminator->getOperand(i);
       Value freeOnly = mesh::ShardOp::create(
           builder, local.getLoc(), local.getType(), local,

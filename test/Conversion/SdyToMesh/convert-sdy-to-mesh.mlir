@@ -202,3 +202,18 @@ module @inlined_mesh {
     return %x : tensor<8xf32>
   }
 }
+
+// -----
+
+// A dimension its axes do not divide (Shardy pads the last pieces) keeps the
+// longest prefix of its mesh axes that does: 6 rows over "a" (2), not over
+// "a" and "b" (4).
+// CHECK-LABEL: module @uneven_dimension
+// CHECK: %[[S:.*]] = mesh.sharding @mesh split_axes = {{\[}}[0]] : !mesh.sharding
+// CHECK: mesh.shard %arg0 to %[[S]] : tensor<6xf32>
+module @uneven_dimension {
+  sdy.mesh @mesh = <["a"=2, "b"=2]>
+  func.func @f(%x: tensor<6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", "b"}]>}) -> tensor<6xf32> {
+    return %x : tensor<6xf32>
+  }
+}

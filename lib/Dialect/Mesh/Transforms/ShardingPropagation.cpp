@@ -194,6 +194,9 @@ private:
   deriveForOp(unsigned index, const LoopModel &model);
 
   FunctionOpInterface func;
+  /// Static axis sizes of the meshes used (empty: dynamic or unknown).
+  DenseMap<Attribute, SmallVector<int64_t>> meshShapes;
+  ArrayRef<int64_t> meshShape(FlatSymbolRefAttr mesh);
 
   /// Provenance (debug-sharding-origins), kept only when asked for: per
   /// value number, the value it last grew from and the op that carried it
@@ -519,7 +522,26 @@ Propagation::deriveForOp(unsigned index, const LoopModel &model) {
   llvm::append_range(fixedFirst, others);
   LoopSharding loops = deriveLoopSharding(model.iterators.size(), model.maps,
                                           axes, fixedFirst, model.splittable);
+  if (ArrayRef<int64_t> shape = meshShape(mesh); !shape.empty()) {
+    SmallVector<RankedTensorType, 4> types;
+    for (Type type : llvm::concat<Type>(operation->getOperandTypes(),
+                                        operation->getResultTypes()))
+      types.push_back(dyn_cast<RankedTensorType>(type));
+    trimUnevenLoops(loops, model.maps, types, axes, shape);
+  }
   return {std::move(loops), mesh};
+}
+
+ArrayRef<int64_t> Propagation::meshShape(FlatSymbolRefAttr mesh) {
+  if (!mesh)
+    return {};
+  auto [it, inserted] = meshShapes.try_emplace(mesh);
+  if (inserted) {
+    auto meshOp = SymbolTable::lookupNearestSymbolFrom<MeshOp>(func, mesh);
+    if (meshOp && meshOp.isStatic())
+      it->second.assign(meshOp.getShape().begin(), meshOp.getShape().end());
+  }
+  return it->second;
 }
 
 void Propagation::unify(ArrayRef<Value> values) {

@@ -285,6 +285,15 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
   LoopSharding loops = deriveLoopSharding(iterators.size(), maps, axesPtrs,
                                           order,
                                           getSplittableLoops(op, iterators));
+  if (MeshOp meshOp = lookupMesh(MeshSharding(mesh, {}));
+      meshOp && meshOp.isStatic()) {
+    SmallVector<RankedTensorType> types;
+    for (Value operand : operation->getOperands())
+      types.push_back(globalType(operand));
+    for (Type type : operation->getResultTypes())
+      types.push_back(dyn_cast<RankedTensorType>(type));
+    trimUnevenLoops(loops, maps, types, axesPtrs, meshOp.getShape());
+  }
 
   SmallVector<Value> localOperands;
   SmallVector<MeshSharding, 4> operandShardings;

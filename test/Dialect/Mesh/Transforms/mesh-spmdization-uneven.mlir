@@ -255,3 +255,26 @@ func.func @kept_uneven_dim(%a: tensor<6x8xf32>) -> tensor<6x8xf32> {
   %z = linalg.exp ins(%y_t : tensor<6x8xf32>) outs(%e2 : tensor<6x8xf32>) -> tensor<6x8xf32>
   return %z : tensor<6x8xf32>
 }
+
+// -----
+
+mesh.mesh @mesh(shape = 2x2x2x2x2)
+
+// The result is split 8 ways (axes 4, 2, 3) but a collapse can only split
+// the outer source dimension (2 rows): the op's split keeps axis 4, which
+// divides it, instead of cutting the source into uneven pieces; the source's
+// column split is gathered and the result sliced after.
+// CHECK-LABEL: func @collapse_split_finer_than_its_outer_dimension
+// CHECK-SAME: (%[[A:.*]]: tensor<1x4xf32>) -> tensor<2xf32>
+// CHECK-NEXT: %[[G:.*]] = mesh.all_gather %[[A]] on @mesh mesh_axes = [0] gather_axis = 1 : tensor<1x4xf32> -> tensor<1x8xf32>
+// CHECK-NEXT: %[[C:.*]] = tensor.collapse_shape %[[G]] {{\[}}[0, 1]] : tensor<1x8xf32> into tensor<8xf32>
+// CHECK-NEXT: %[[S:.*]] = mesh.all_slice %[[C]] on @mesh mesh_axes = [2, 3] slice_axis = 0 : tensor<8xf32> -> tensor<2xf32>
+// CHECK-NEXT: return %[[S]]
+func.func @collapse_split_finer_than_its_outer_dimension(%a: tensor<2x8xf32>) -> tensor<16xf32> {
+  %s0 = mesh.sharding @mesh split_axes = [[4], [0]] : !mesh.sharding
+  %s1 = mesh.sharding @mesh split_axes = [[4, 2, 3]] : !mesh.sharding
+  %a0 = mesh.shard %a to %s0 : tensor<2x8xf32>
+  %c = tensor.collapse_shape %a0 [[0, 1]] : tensor<2x8xf32> into tensor<16xf32>
+  %c1 = mesh.shard %c to %s1 : tensor<16xf32>
+  return %c1 : tensor<16xf32>
+}

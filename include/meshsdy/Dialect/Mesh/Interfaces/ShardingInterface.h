@@ -51,6 +51,18 @@ LoopSharding deriveLoopSharding(unsigned numLoops, ArrayRef<AffineMap> maps,
                                 ArrayRef<unsigned> order,
                                 ArrayRef<bool> splittableLoops = {});
 
+/// Shortens the split of each loop of `loops` to its longest prefix that
+/// cuts no tensor dimension the loop indexes into pieces of different sizes
+/// where that tensor is held evenly (`known[i]`; null: unknown, not
+/// considered): a collapse whose result is split finer than the outer
+/// source dimension can be keeps the axes that divide it. `types[i]`: the
+/// global type of tensor `i` (null: skipped); `meshShape`: the mesh's
+/// static axis sizes.
+void trimUnevenLoops(LoopSharding &loops, ArrayRef<AffineMap> maps,
+                     ArrayRef<RankedTensorType> types,
+                     ArrayRef<const SplitAxes *> known,
+                     ArrayRef<int64_t> meshShape);
+
 /// The reduction results are partial in when `loops` splits reduction loops
 /// of `op`: the kind of the first split one (`sum` if none is split).
 ReductionKind getPartialReductionKind(ShardingInterface op,

@@ -155,8 +155,10 @@ def MeshSpmdization
       if it has none).
     - An op with a `ShardingInterface` model gets its operands in the
       shardings that its loop sharding implies (derived from the operand
-      annotations, then the result annotations) and is rewritten by the
-      model; a result the op produces partial stays partial until an
+      annotations, then the result annotations; a loop's split is cut short
+      where it would cut a dimension held evenly into pieces of different
+      sizes, as a collapse whose result is split finer than its outer source
+      dimension) and is rewritten by the model; a result the op produces partial stays partial until an
       annotation asks otherwise.
     - A value whose annotation differs from what it is gets resharded with
       the collectives `reshard` picks (see Resharding.h): `all_reduce` or

@@ -65,6 +65,15 @@ DimPlan planDim(ArrayRef<AxisRefAttr> from, ArrayRef<AxisRefAttr> to,
   return plan;
 }
 
+/// `axes` as a collective's axis list: consecutive sub-axes of one axis
+/// merged ({"y":(1)2, "y":(2)2} is written {"y"}).
+AxisRefListAttr mergedList(ArrayRef<AxisRefAttr> axes, MeshAttr mesh) {
+  AxisList merged;
+  for (AxisRefAttr axis : axes)
+    appendOrMerge(merged, axis, mesh);
+  return AxisRefListAttr::get(mesh.getContext(), merged);
+}
+
 bool anyOverlap(ArrayRef<AxisRefAttr> axes, ArrayRef<AxisRefAttr> others) {
   return llvm::any_of(axes, [&](AxisRefAttr a) {
     return llvm::any_of(others, [&](AxisRefAttr b) { return overlaps(a, b); });
@@ -173,7 +182,7 @@ struct ReshardToCollectivesPass
       if (fits) {
         SmallVector<AxisRefListAttr> lists;
         for (int64_t d = 0; d < rank; ++d) {
-          lists.push_back(AxisRefListAttr::get(ctx, slicing[d]));
+          lists.push_back(mergedList(slicing[d], mesh));
           dims[d].append(slicing[d].begin(), slicing[d].end());
         }
         record(AllSliceOp::create(builder, op.getLoc(), type, current,
@@ -227,7 +236,7 @@ struct ReshardToCollectivesPass
           AxisList axes = std::move(lost);
           lost.clear();
           applyPlans();
-          auto param = AllToAllParamAttr::get(ctx, axes, src, tgt);
+          auto param = AllToAllParamAttr::get(ctx, mergedList(axes, mesh).getValue(), src, tgt);
           record(AllToAllOp::create(builder, op.getLoc(), type, current,
                                     AllToAllParamListAttr::get(ctx, {param}),
                                     shardingOf()));
@@ -273,7 +282,7 @@ struct ReshardToCollectivesPass
               front.clear();
           }
         }
-        slicing.push_back(AxisRefListAttr::get(ctx, front));
+        slicing.push_back(mergedList(front, mesh));
         if (front.empty())
           continue;
         any = true;
@@ -323,8 +332,7 @@ struct ReshardToCollectivesPass
       for (int64_t d = 0; d < rank; ++d) {
         DimPlan &plan = plans[d];
         bool now = !plan.gained.empty() && pick(plan);
-        slicing.push_back(AxisRefListAttr::get(ctx, now ? plan.gained
-                                                        : AxisList()));
+        slicing.push_back(mergedList(now ? plan.gained : AxisList(), mesh));
         if (!now)
           continue;
         any = true;
@@ -344,7 +352,7 @@ struct ReshardToCollectivesPass
     SmallVector<AxisRefListAttr> gathering;
     bool gather = false;
     for (DimPlan &plan : plans) {
-      gathering.push_back(AxisRefListAttr::get(ctx, plan.lost));
+      gathering.push_back(mergedList(plan.lost, mesh));
       gather |= !plan.lost.empty();
       plan.lost.clear();
     }

@@ -139,3 +139,19 @@ func.func @slice_free_axis_then_permute(%a: tensor<8x8xf32> {sdy.sharding = #sdy
   %0 = sdy.reshard %a <@m3, [{"y"}, {"x"}]> : tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=2, "y"=4]>
+
+// Sub-axes of one axis that end up next to each other in a collective's
+// list are written merged ("y", not "y":(1)2, "y":(2)2), as the verifier
+// requires.
+// CHECK-LABEL: func @collective_lists_merge_sub_axes
+// CHECK-NEXT: %[[S:.*]] = sdy.all_slice [{"y":(2)2}, {}, {}] %arg0 out_sharding=<@mesh, [{"y"}, {"x"}, {}]>
+// CHECK-NEXT: %[[G:.*]] = sdy.all_gather [{"y"}, {"x"}, {}] %[[S]] out_sharding=<@mesh, [{}, {}, {}]>
+// CHECK-NEXT: %[[T:.*]] = sdy.all_slice [{"y":(2)2, "x"}, {}, {}] %[[G]]
+func.func @collective_lists_merge_sub_axes(%a: tensor<8x6x12xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y":(1)2}, {"x"}, {}]>}) -> tensor<8x6x12xf32> {
+  %0 = sdy.reshard %a <@mesh, [{"y":(2)2, "x"}, {}, {}]> : tensor<8x6x12xf32>
+  return %0 : tensor<8x6x12xf32>
+}
