@@ -132,3 +132,74 @@ def test_partially_manual_runs_on_4_mpi_ranks() -> None:
     # --check's reference for a program with a manual region is the simulator.
     reference = mpirun.run_unpartitioned(PARTIALLY_MANUAL, "main", [a, b])
     np.testing.assert_allclose(reference[0], expected(a, b), rtol=1e-5, atol=1e-5)
+
+
+def random_manual_program(seed: int) -> str:
+    """An elementwise body in a manual computation on a random 2-axis mesh:
+    random manual axes (the others free), each manual axis on a random
+    dimension (or none: the operand is whole along it), free axes after
+    them on the boundary and in a constraint inside the body."""
+    rng = np.random.default_rng(seed)
+    sizes = {"x": 2, "y": int(rng.choice([2, 4]))}
+    names = list(sizes)
+    manual = [n for n in names if rng.random() < 0.6] or [names[int(rng.integers(2))]]
+    free = [n for n in names if n not in manual]
+    shape = [8, 8]
+
+    def placement(axes: list[str]) -> list[list[str]]:
+        dims: list[list[str]] = [[], []]
+        for axis in axes:
+            choice = int(rng.integers(3))
+            if choice < 2:
+                dims[choice].append(axis)
+        return dims
+
+    manual_dims = placement(manual)
+    local = [shape[d] // int(np.prod([sizes[a] for a in manual_dims[d]])) for d in range(2)]
+
+    def sharding(dims: list[list[str]]) -> str:
+        return "[" + ", ".join("{" + ", ".join(f'"{a}"' for a in axes) + "}" for axes in dims) + "]"
+
+    def with_free(dims: list[list[str]]) -> list[list[str]]:
+        out = [list(axes) for axes in dims]
+        for d, axes in enumerate(placement(free)):
+            out[d] += [axis for axis in axes if local[d] % sizes[axis] == 0]
+        return out
+
+    in_dims, out_dims = with_free(manual_dims), with_free(manual_dims)
+    g = f"tensor<{shape[0]}x{shape[1]}xf32>"
+    t = f"tensor<{local[0]}x{local[1]}xf32>"
+    constraint = ""
+    body_in = "%e"
+    if free and rng.random() < 0.7:
+        c_dims: list[list[str]] = [[], []]
+        d = int(rng.integers(2))
+        if local[d] % sizes[free[0]] == 0:
+            c_dims[d].append(free[0])
+        constraint = f"    %c = sdy.sharding_constraint %e <@mesh, {sharding(c_dims)}> : {t}\n"
+        body_in = "%c"
+    mesh = ", ".join(f'"{n}"={s}' for n, s in sizes.items())
+    manual_axes = ", ".join(f'"{n}"' for n in manual)
+    return f"""
+sdy.mesh @mesh = <[{mesh}]>
+func.func @main(%a: {g}) -> {g} {{
+  %r = sdy.manual_computation(%a) in_shardings=[<@mesh, {sharding(in_dims)}>]
+      out_shardings=[<@mesh, {sharding(out_dims)}>] manual_axes={{{manual_axes}}} (%l: {t}) {{
+    %e = math.exp %l : {t}
+{constraint}    %h = math.tanh {body_in} : {t}
+    sdy.return %h : {t}
+  }} : ({g}) -> {g}
+  %s = arith.addf %r, %a : {g}
+  return %s : {g}
+}}
+"""
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_random_manual_computations_partition_to_what_they_compute(seed: int) -> None:
+    source = random_manual_program(seed)
+    a = np.random.default_rng(seed).standard_normal((8, 8)).astype(np.float32)
+    (want,) = sim.simulate(source, "main", [a])
+    np.testing.assert_allclose(want, np.tanh(np.exp(a)) + a, rtol=1e-5, atol=1e-5)
+    result = pipeline.partition_and_compare(source, "main", [a])
+    assert result.agrees(), (source, result.max_abs_error)
