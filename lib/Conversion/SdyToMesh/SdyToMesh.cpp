@@ -161,7 +161,7 @@ struct ConvertSdyToMeshPass
       return replicated();
     mesh::MeshSharding result = meshSharding(sharding);
     auto ranked = dyn_cast<RankedTensorType>(type);
-    if (!ranked)
+    if (!ranked || result.getSplitAxes().empty())
       return result;
     SmallVector<int64_t> meshShape =
         meshes.at(sharding.getMeshSymName().getValue().str()).getShape();

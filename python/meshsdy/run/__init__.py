@@ -170,12 +170,13 @@ def run_unpartitioned(source: str, func: str, inputs: Sequence[np.ndarray], *,
                 pipeline.sdy_to_mesh(module)
             except ir.MLIRError as e:
                 raise RunError(error_line(e)) from None
+        from .. import sim
+        from ..sim.ops_mesh import MANUAL_BOUNDARY
+
         manual: list[ir.Operation] = []
-        module.operation.walk(lambda op: (manual.append(op) if "mesh.manual_boundary" in op.attributes else None,
+        module.operation.walk(lambda op: (manual.append(op) if MANUAL_BOUNDARY in op.attributes else None,
                                           ir.WalkResult.ADVANCE)[1])
         if manual:
-            from .. import sim
-
             try:
                 return [np.asarray(r) for r in sim.simulate(module, func, list(inputs))]
             except sim.SimulationError as e:

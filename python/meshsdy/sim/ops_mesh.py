@@ -29,7 +29,7 @@ from .irutil import (
 )
 from .program import GLOBAL, LOCAL, Compiler, Kernel, attr_mesh_name, register
 from .reductions import SimulationError
-from .sharding import Sharding, shard, shard_shape, unshard
+from .sharding import Sharding, shard_boxes, shard_shape, unshard
 
 __all__: list[str] = []
 
@@ -282,9 +282,15 @@ def _manual_boundary(op: ir.OpView, cc: Compiler) -> Kernel:
     def run(a: list[list[Any]], interp: Any) -> list[list[Any]]:
         values, shardings = a
         sharding = shardings[0]
+        if sharding.partial_axes or any(sharding.halo_sizes) or sharding.sharded_dims_offsets:
+            raise SimulationError("a manual region's sharding splits its tensors only (no partial axes, "
+                                  "halos or offsets)")
         mesh = interp.need_mesh(sharding.mesh)
         if kind == "enter":
-            return [[shard(np.asarray(v), sharding, mesh)[d] for d, v in enumerate(values)]]
+            # Each device slices its own piece out of the whole value it holds.
+            boxes = shard_boxes(np.shape(values[0]), sharding, mesh)
+            return [[np.asarray(v)[tuple(slice(s, e) for s, e in boxes[d])].copy()
+                     for d, v in enumerate(values)]]
         whole = unshard([np.asarray(v) for v in values], sharding, mesh)
         return [[whole] * len(values)]
 

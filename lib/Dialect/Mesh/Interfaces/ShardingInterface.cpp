@@ -42,10 +42,53 @@ LoopSharding::reductionAxes(ArrayRef<utils::IteratorType> iterators) const {
   return axes;
 }
 
+/// Cuts the splits of `loops` short where they would cut a dimension held
+/// evenly into uneven pieces (see deriveLoopSharding).
+static void trimUnevenLoops(LoopSharding &loops, ArrayRef<AffineMap> maps,
+                            ArrayRef<RankedTensorType> types,
+                            ArrayRef<const SplitAxes *> known,
+                            ArrayRef<int64_t> meshShape) {
+  auto pieces = [&](ArrayRef<MeshAxis> axes) {
+    int64_t n = 1;
+    for (MeshAxis axis : axes)
+      n *= axis < static_cast<MeshAxis>(meshShape.size()) ? meshShape[axis] : 1;
+    return std::max<int64_t>(n, 1);
+  };
+  for (auto [loop, axes] : llvm::enumerate(loops.loopAxes)) {
+    if (axes.empty())
+      continue;
+    // The dimensions this loop indexes in tensors held evenly there.
+    SmallVector<int64_t, 4> evenSizes;
+    for (auto [i, map] : llvm::enumerate(maps)) {
+      if (i >= types.size() || i >= known.size() || !types[i] || !known[i])
+        continue;
+      for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+        auto dim = dyn_cast<AffineDimExpr>(expr);
+        if (!dim || dim.getPosition() != loop ||
+            d >= static_cast<size_t>(types[i].getRank()))
+          continue;
+        int64_t size = types[i].getDimSize(d);
+        ArrayRef<MeshAxis> held =
+            d < known[i]->size() ? ArrayRef<MeshAxis>((*known[i])[d])
+                                 : ArrayRef<MeshAxis>();
+        if (!ShapedType::isDynamic(size) && size % pieces(held) == 0)
+          evenSizes.push_back(size);
+      }
+    }
+    size_t kept = axes.size();
+    while (kept > 0 && llvm::any_of(evenSizes, [&](int64_t size) {
+             return size % pieces(ArrayRef(axes).take_front(kept)) != 0;
+           }))
+      --kept;
+    axes.resize(kept);
+  }
+}
+
 LoopSharding mlir::mesh::deriveLoopSharding(
     unsigned numLoops, ArrayRef<AffineMap> maps,
     ArrayRef<const SplitAxes *> tensorAxes, ArrayRef<unsigned> order,
-    ArrayRef<bool> splittableLoops) {
+    ArrayRef<bool> splittableLoops, ArrayRef<RankedTensorType> types,
+    ArrayRef<int64_t> meshShape) {
   LoopSharding sharding;
   sharding.loopAxes.resize(numLoops);
   // The mesh axes some loop holds already. Meshes have a few axes: a set
@@ -78,6 +121,8 @@ LoopSharding mlir::mesh::deriveLoopSharding(
       }
     }
   }
+  if (!types.empty() && !meshShape.empty())
+    trimUnevenLoops(sharding, maps, types, tensorAxes, meshShape);
   return sharding;
 }
 
@@ -206,44 +251,4 @@ LogicalResult mlir::mesh::detail::spmdizeByCloning(
     result.setType(type);
   mapping.map(op->getResults(), clone->getResults());
   return success();
-}
-
-void mlir::mesh::trimUnevenLoops(LoopSharding &loops, ArrayRef<AffineMap> maps,
-                                 ArrayRef<RankedTensorType> types,
-                                 ArrayRef<const SplitAxes *> known,
-                                 ArrayRef<int64_t> meshShape) {
-  auto pieces = [&](ArrayRef<MeshAxis> axes) {
-    int64_t n = 1;
-    for (MeshAxis axis : axes)
-      n *= axis < static_cast<MeshAxis>(meshShape.size()) ? meshShape[axis] : 1;
-    return std::max<int64_t>(n, 1);
-  };
-  for (auto [loop, axes] : llvm::enumerate(loops.loopAxes)) {
-    if (axes.empty())
-      continue;
-    // The dimensions this loop indexes in tensors held evenly there.
-    SmallVector<int64_t, 4> evenSizes;
-    for (auto [i, map] : llvm::enumerate(maps)) {
-      if (i >= types.size() || i >= known.size() || !types[i] || !known[i])
-        continue;
-      for (auto [d, expr] : llvm::enumerate(map.getResults())) {
-        auto dim = dyn_cast<AffineDimExpr>(expr);
-        if (!dim || dim.getPosition() != loop ||
-            d >= static_cast<size_t>(types[i].getRank()))
-          continue;
-        int64_t size = types[i].getDimSize(d);
-        ArrayRef<MeshAxis> held =
-            d < known[i]->size() ? ArrayRef<MeshAxis>((*known[i])[d])
-                                 : ArrayRef<MeshAxis>();
-        if (!ShapedType::isDynamic(size) && size % pieces(held) == 0)
-          evenSizes.push_back(size);
-      }
-    }
-    size_t kept = axes.size();
-    while (kept > 0 && llvm::any_of(evenSizes, [&](int64_t size) {
-             return size % pieces(ArrayRef(axes).take_front(kept)) != 0;
-           }))
-      --kept;
-    axes.resize(kept);
-  }
 }

@@ -520,15 +520,13 @@ Propagation::deriveForOp(unsigned index, const LoopModel &model) {
     (known->isFixed() ? fixedFirst : others).push_back(i);
   }
   llvm::append_range(fixedFirst, others);
-  LoopSharding loops = deriveLoopSharding(model.iterators.size(), model.maps,
-                                          axes, fixedFirst, model.splittable);
-  if (ArrayRef<int64_t> shape = meshShape(mesh); !shape.empty()) {
-    SmallVector<RankedTensorType, 4> types;
-    for (Type type : llvm::concat<Type>(operation->getOperandTypes(),
-                                        operation->getResultTypes()))
-      types.push_back(dyn_cast<RankedTensorType>(type));
-    trimUnevenLoops(loops, model.maps, types, axes, shape);
-  }
+  SmallVector<RankedTensorType, 4> types;
+  for (Type type : llvm::concat<Type>(operation->getOperandTypes(),
+                                      operation->getResultTypes()))
+    types.push_back(dyn_cast<RankedTensorType>(type));
+  LoopSharding loops =
+      deriveLoopSharding(model.iterators.size(), model.maps, axes, fixedFirst,
+                         model.splittable, types, meshShape(mesh));
   return {std::move(loops), mesh};
 }
 

@@ -282,18 +282,16 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
     axesPtrs[i] = &axes[i];
     order.push_back(i);
   }
-  LoopSharding loops = deriveLoopSharding(iterators.size(), maps, axesPtrs,
-                                          order,
-                                          getSplittableLoops(op, iterators));
-  if (MeshOp meshOp = lookupMesh(MeshSharding(mesh, {}));
-      meshOp && meshOp.isStatic()) {
-    SmallVector<RankedTensorType> types;
-    for (Value operand : operation->getOperands())
-      types.push_back(globalType(operand));
-    for (Type type : operation->getResultTypes())
-      types.push_back(dyn_cast<RankedTensorType>(type));
-    trimUnevenLoops(loops, maps, types, axesPtrs, meshOp.getShape());
-  }
+  SmallVector<RankedTensorType> types;
+  for (Value operand : operation->getOperands())
+    types.push_back(globalType(operand));
+  for (Type type : operation->getResultTypes())
+    types.push_back(dyn_cast<RankedTensorType>(type));
+  MeshOp meshOp = lookupMesh(MeshSharding(mesh, {}));
+  LoopSharding loops = deriveLoopSharding(
+      iterators.size(), maps, axesPtrs, order,
+      getSplittableLoops(op, iterators), types,
+      meshOp && meshOp.isStatic() ? meshOp.getShape() : ArrayRef<int64_t>());
 
   SmallVector<Value> localOperands;
   SmallVector<MeshSharding, 4> operandShardings;
@@ -477,28 +475,25 @@ LogicalResult Spmdizer::rewriteCall(CallOpInterface call) {
   return success();
 }
 
-/// `sharding` without the axes of `manual`, or with them in front of each
-/// dimension's axes (`add`).
+/// `sharding` (null: replicated) without the split axes of `manual`, or
+/// with them in front of each dimension's axes (`add`).
 static MeshSharding withManualAxes(const MeshSharding &sharding,
                                    const MeshSharding &manual, bool add) {
   SmallVector<DimSplitAxes> split;
   size_t rank = std::max(sharding.getSplitAxes().size(),
                          manual.getSplitAxes().size());
   for (size_t d = 0; d < rank; ++d) {
-    ArrayRef<MeshAxis> axes = sharding ? sharding.getSplitAxes(d)
-                                       : ArrayRef<MeshAxis>();
     ArrayRef<MeshAxis> manualAxes = manual.getSplitAxes(d);
     DimSplitAxes dim;
     if (add)
       llvm::append_range(dim, manualAxes);
-    for (MeshAxis axis : axes)
-      if (!llvm::is_contained(manual.getSplitAxes(d), axis))
+    for (MeshAxis axis : sharding.getSplitAxes(d))
+      if (!llvm::is_contained(manualAxes, axis))
         dim.push_back(axis);
     split.push_back(dim);
   }
-  return MeshSharding(manual.getMeshAttr(), split,
-                      sharding ? sharding.getPartialAxes() : ArrayRef<MeshAxis>(),
-                      sharding ? sharding.getPartialType() : ReductionKind::Sum);
+  return MeshSharding(manual.getMeshAttr(), split, sharding.getPartialAxes(),
+                      sharding.getPartialType());
 }
 
 LogicalResult Spmdizer::rewriteManualBoundary(UnrealizedConversionCastOp cast) {
@@ -530,6 +525,17 @@ LogicalResult Spmdizer::rewriteManualBoundary(UnrealizedConversionCastOp cast) {
     return cast.emitOpError("unsupported by mesh-spmdization: a manual "
                             "region's operand is not split along its manual "
                             "axes first");
+  // Leaving, the body's value may only be split along the free axes.
+  if (!enter && llvm::any_of(held.getSplitAxes(), [&](ArrayRef<MeshAxis> axes) {
+        return llvm::any_of(axes, [&](MeshAxis axis) {
+          return llvm::any_of(manual.getSplitAxes(),
+                              [&](ArrayRef<MeshAxis> manualAxes) {
+                                return llvm::is_contained(manualAxes, axis);
+                              });
+        });
+      }))
+    return cast.emitOpError("unsupported by mesh-spmdization: a manual "
+                            "region's result is split along a manual axis");
   FailureOr<RankedTensorType> expected =
       getLocalType(cast, global, result, symbolTables, /*allowUneven=*/true);
   if (failed(expected))

@@ -165,3 +165,11 @@ bool mlir::sdy::areEquivalent(TensorShardingAttr a, TensorShardingAttr b) {
       return false;
   return a.getUnreducedAxes() == b.getUnreducedAxes();
 }
+
+bool mlir::sdy::anyOverlap(ArrayRef<AxisRefAttr> axes,
+                           ArrayRef<AxisRefAttr> others) {
+  return llvm::any_of(axes, [&](AxisRefAttr axis) {
+    return llvm::any_of(others,
+                        [&](AxisRefAttr other) { return overlaps(axis, other); });
+  });
+}

@@ -276,3 +276,17 @@ func.func @manual_boundary_malformed(%a: tensor<16xf32>) -> tensor<8xf32> {
   %in = builtin.unrealized_conversion_cast %a : tensor<16xf32> to tensor<8xf32> {mesh.manual_boundary = "enter"}
   return %in : tensor<8xf32>
 }
+
+// -----
+
+mesh.mesh @mesh(shape = 2x2)
+
+func.func @manual_result_split_along_a_manual_axis(%a: tensor<16xf32>) -> tensor<16xf32> {
+  %manual = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %a0 = mesh.shard %a to %manual : tensor<16xf32>
+  %in = builtin.unrealized_conversion_cast %a0, %manual : tensor<16xf32>, !mesh.sharding to tensor<8xf32> {mesh.manual_boundary = "enter"}
+  %in_s = mesh.shard %in to %manual : tensor<8xf32>
+  // expected-error @+1 {{'builtin.unrealized_conversion_cast' op unsupported by mesh-spmdization: a manual region's result is split along a manual axis}}
+  %out = builtin.unrealized_conversion_cast %in_s, %manual : tensor<8xf32>, !mesh.sharding to tensor<16xf32> {mesh.manual_boundary = "exit"}
+  return %out : tensor<16xf32>
+}

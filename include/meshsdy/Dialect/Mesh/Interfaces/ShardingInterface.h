@@ -44,24 +44,20 @@ struct LoopSharding {
 /// another loop ends the list there. An empty list says nothing: a later
 /// tensor may still split the loop.
 ///
+/// Given the tensors' global `types` (null: not a ranked tensor) and the
+/// mesh's static axis sizes `meshShape`, a loop's split is then cut short
+/// where it would cut a dimension its tensor holds evenly into pieces of
+/// different sizes (a collapse whose result is split finer than its outer
+/// source dimension keeps the axes that divide it).
+///
 /// Example: matmul maps (i, k), (k, j) -> (i, j) with tensors
 /// `[[0], []]`, `[[], [1]]`, unknown gives loops i=[0], j=[1], k=[].
 LoopSharding deriveLoopSharding(unsigned numLoops, ArrayRef<AffineMap> maps,
                                 ArrayRef<const SplitAxes *> tensorAxes,
                                 ArrayRef<unsigned> order,
-                                ArrayRef<bool> splittableLoops = {});
-
-/// Shortens the split of each loop of `loops` to its longest prefix that
-/// cuts no tensor dimension the loop indexes into pieces of different sizes
-/// where that tensor is held evenly (`known[i]`; null: unknown, not
-/// considered): a collapse whose result is split finer than the outer
-/// source dimension can be keeps the axes that divide it. `types[i]`: the
-/// global type of tensor `i` (null: skipped); `meshShape`: the mesh's
-/// static axis sizes.
-void trimUnevenLoops(LoopSharding &loops, ArrayRef<AffineMap> maps,
-                     ArrayRef<RankedTensorType> types,
-                     ArrayRef<const SplitAxes *> known,
-                     ArrayRef<int64_t> meshShape);
+                                ArrayRef<bool> splittableLoops = {},
+                                ArrayRef<RankedTensorType> types = {},
+                                ArrayRef<int64_t> meshShape = {});
 
 /// The reduction results are partial in when `loops` splits reduction loops
 /// of `op`: the kind of the first split one (`sum` if none is split).

@@ -36,6 +36,8 @@ std::string axisRefsToString(ArrayRef<AxisRefAttr> axes);
 ///   overlaps("a", "b") == false
 bool overlaps(AxisRefAttr a, AxisRefAttr b);
 
+/// Whether some ref of `axes` overlaps some ref of `others`.
+bool anyOverlap(ArrayRef<AxisRefAttr> axes, ArrayRef<AxisRefAttr> others);
 /// Whether every device index of `b` is covered by `a`.
 ///   contains("a", "a":(2)2) == true ; contains("a":(1)4, "a":(2)2) == true
 ///   contains("a":(2)2, "a":(1)4) == false

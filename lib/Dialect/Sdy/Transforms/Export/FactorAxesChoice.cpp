@@ -18,13 +18,6 @@ using namespace mlir::sdy;
 
 namespace {
 
-bool anyOverlap(ArrayRef<AxisRefAttr> axes, ArrayRef<AxisRefAttr> others) {
-  return llvm::any_of(axes, [&](AxisRefAttr axis) {
-    return llvm::any_of(others,
-                        [&](AxisRefAttr other) { return overlaps(axis, other); });
-  });
-}
-
 /// The longest prefix of `axes` that overlaps none of `others` (the last
 /// axis may shrink to a prefix sub-axis).
 AxisList prefixWithout(ArrayRef<AxisRefAttr> axes,

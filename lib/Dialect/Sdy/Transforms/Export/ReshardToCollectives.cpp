@@ -65,19 +65,17 @@ DimPlan planDim(ArrayRef<AxisRefAttr> from, ArrayRef<AxisRefAttr> to,
   return plan;
 }
 
-/// `axes` as a collective's axis list: consecutive sub-axes of one axis
-/// merged ({"y":(1)2, "y":(2)2} is written {"y"}).
-AxisRefListAttr mergedList(ArrayRef<AxisRefAttr> axes, MeshAttr mesh) {
-  AxisList merged;
+/// `axes` with consecutive sub-axes of one axis merged, as shardings and
+/// collectives write them ({"y":(1)2, "y":(2)2} is {"y"}).
+AxisList merged(ArrayRef<AxisRefAttr> axes, MeshAttr mesh) {
+  AxisList result;
   for (AxisRefAttr axis : axes)
-    appendOrMerge(merged, axis, mesh);
-  return AxisRefListAttr::get(mesh.getContext(), merged);
+    appendOrMerge(result, axis, mesh);
+  return result;
 }
 
-bool anyOverlap(ArrayRef<AxisRefAttr> axes, ArrayRef<AxisRefAttr> others) {
-  return llvm::any_of(axes, [&](AxisRefAttr a) {
-    return llvm::any_of(others, [&](AxisRefAttr b) { return overlaps(a, b); });
-  });
+AxisRefListAttr mergedList(ArrayRef<AxisRefAttr> axes, MeshAttr mesh) {
+  return AxisRefListAttr::get(mesh.getContext(), merged(axes, mesh));
 }
 
 struct ReshardToCollectivesPass
@@ -116,13 +114,9 @@ struct ReshardToCollectivesPass
     }
     auto shardingOf = [&]() {
       SmallVector<DimensionShardingAttr> dimShardings;
-      for (const AxisList &axes : dims) {
-        AxisList merged; // {"y":(1)2, "y":(2)2} is written {"y"}
-        for (AxisRefAttr axis : axes)
-          appendOrMerge(merged, axis, mesh);
-        dimShardings.push_back(
-            DimensionShardingAttr::get(ctx, merged, /*isClosed=*/true, {}));
-      }
+      for (const AxisList &axes : dims)
+        dimShardings.push_back(DimensionShardingAttr::get(
+            ctx, merged(axes, mesh), /*isClosed=*/true, {}));
       return TensorShardingAttr::get(ctx, target.getMeshOrRef(), dimShardings,
                                      {}, unreduced);
     };
@@ -190,7 +184,7 @@ struct ReshardToCollectivesPass
                                   shardingOf()));
         bool placed = true;
         for (auto [d, dim] : llvm::enumerate(target.getDimShardings()))
-          placed &= ArrayRef<AxisRefAttr>(dims[d]) == dim.getAxes();
+          placed &= ArrayRef(merged(dims[d], mesh)) == dim.getAxes();
         if (!placed)
           record(CollectivePermuteOp::create(builder, op.getLoc(), type,
                                              current, shardingOf()));
