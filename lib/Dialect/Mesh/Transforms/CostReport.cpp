@@ -98,7 +98,9 @@ std::map<std::string, CollectiveCost> collectiveCosts(func::FuncOp func) {
       auto halos = op->getAttrOfType<DenseI64ArrayAttr>("static_halo_sizes");
       int64_t elements = 0;
       unsigned pair = 0;
-      for (int64_t dim = 0; split && dim < int64_t(split.size()); ++dim) {
+      for (int64_t dim = 0; split && dim < int64_t(split.size()) &&
+                            dim < tensor.getRank();
+           ++dim) {
         auto axes = dyn_cast<DenseI16ArrayAttr>(split[dim]);
         if (!axes || axes.empty())
           continue;
