@@ -51,10 +51,28 @@ bool mapTensor(OpShardingRuleBuilder &builder, AffineMap map, Type type,
 OpShardingRuleAttr linalgRule(linalg::LinalgOp op) {
   if (!op.hasPureTensorSemantics())
     return {};
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  // Named ops build their maps on each query: build them once.
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  int64_t numInputs = op.getNumDpsInputs();
+  if (maps.size() != op->getNumOperands() ||
+      op->getNumResults() != op.getNumDpsInits())
+    return {};
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
-  if (ranges.size() != iterators.size() ||
-      llvm::any_of(ranges, ShapedType::isDynamic))
+  // A loop's size is that of the first dimension it indexes directly.
+  SmallVector<int64_t> ranges(iterators.size(), ShapedType::kDynamic);
+  for (auto [map, operand] : llvm::zip_equal(maps, op->getOperands())) {
+    // Scalars (a fill's value) index nothing.
+    auto shaped = dyn_cast<ShapedType>(operand.getType());
+    if ((shaped && !shaped.hasRank()) ||
+        map.getNumResults() != (shaped ? shaped.getRank() : 0) ||
+        map.getNumDims() != ranges.size())
+      return {};
+    for (auto [dim, expr] : llvm::enumerate(map.getResults()))
+      if (auto loop = dyn_cast<AffineDimExpr>(expr);
+          loop && ShapedType::isDynamic(ranges[loop.getPosition()]))
+        ranges[loop.getPosition()] = shaped.getDimSize(dim);
+  }
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
     return {};
   OpShardingRuleBuilder builder(op);
   SmallVector<int64_t> loopFactors;
@@ -65,8 +83,7 @@ OpShardingRuleAttr linalgRule(linalg::LinalgOp op) {
                   : FactorKind::PassThrough));
   for (OpOperand &operand : op->getOpOperands()) {
     unsigned index = operand.getOperandNumber();
-    if (!mapTensor(builder, op.getMatchingIndexingMap(&operand),
-                   operand.get().getType(), loopFactors,
+    if (!mapTensor(builder, maps[index], operand.get().getType(), loopFactors,
                    [&](int64_t dim, int64_t factor) {
                      builder.mapOperand(index, dim, factor);
                    }))
@@ -74,8 +91,8 @@ OpShardingRuleAttr linalgRule(linalg::LinalgOp op) {
   }
   for (OpResult result : op->getResults()) {
     unsigned index = result.getResultNumber();
-    if (!mapTensor(builder, op.getIndexingMapMatchingResult(result),
-                   result.getType(), loopFactors,
+    if (!mapTensor(builder, maps[numInputs + index], result.getType(),
+                   loopFactors,
                    [&](int64_t dim, int64_t factor) {
                      builder.mapResult(index, dim, factor);
                    }))

@@ -63,9 +63,9 @@ static LogicalResult verifyValueSharding(Operation *op, NamedAttribute attr,
     return op->emitOpError()
            << kind << " " << index << " - '" << kShardingAttr
            << "' must be a #sdy.sharding, got " << attr.getValue();
-  std::string prefix = (kind + " " + Twine(index) + " - ").str();
   return verifyTensorSharding(sharding, type, op, nullptr, [&]() {
-    return emitOpErrorWithPrefix(op, prefix);
+    return emitOpErrorWithPrefix(op,
+                                 (kind + " " + Twine(index) + " - ").str());
   });
 }
 

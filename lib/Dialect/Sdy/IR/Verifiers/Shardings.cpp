@@ -84,13 +84,15 @@ LogicalResult mlir::sdy::verifyAxisRefList(ArrayRef<AxisRefAttr> axes,
 }
 
 /// Verifies one list of a sharding (a dimension, replicated or unreduced),
-/// prefixing errors with `where`.
+/// prefixing errors with `where` (a temporary of the caller's expression,
+/// only rendered on error: verification runs after every pass).
 static LogicalResult verifyPart(ArrayRef<AxisRefAttr> axes, MeshAttr mesh,
                                 EmitErrorFn emitError, const Twine &where) {
-  std::string prefix = where.str();
+  if (axes.empty())
+    return success();
   return verifyAxisRefList(axes, mesh, [&]() {
     InFlightDiagnostic diag = emitError();
-    diag << prefix << " - ";
+    diag << where.str() << " - ";
     return diag;
   });
 }
@@ -166,20 +168,30 @@ LogicalResult mlir::sdy::verifyTensorSharding(TensorShardingAttr sharding,
   }
 
   // No axis is used twice across dimensions, replicated and unreduced axes.
-  SmallVector<std::pair<AxisRefAttr, std::string>> used;
+  // Where an axis is: a dimension, or kReplicated / kUnreduced.
+  constexpr int64_t kReplicated = -1, kUnreduced = -2;
+  SmallVector<std::pair<AxisRefAttr, int64_t>, 8> used;
   for (auto [dim, dimSharding] : llvm::enumerate(dims))
     for (AxisRefAttr axis : dimSharding.getAxes())
-      used.emplace_back(axis, "dim " + std::to_string(dim));
+      used.emplace_back(axis, dim);
   for (AxisRefAttr axis : sharding.getReplicatedAxes())
-    used.emplace_back(axis, "replicated axes");
+    used.emplace_back(axis, kReplicated);
   for (AxisRefAttr axis : sharding.getUnreducedAxes())
-    used.emplace_back(axis, "unreduced axes");
+    used.emplace_back(axis, kUnreduced);
+  auto placeName = [&](int64_t place) -> std::string {
+    if (place == kReplicated)
+      return "replicated axes";
+    if (place == kUnreduced)
+      return "unreduced axes";
+    return "dim " + std::to_string(place);
+  };
   for (auto [i, a] : llvm::enumerate(used))
     for (const auto &b : ArrayRef(used).drop_front(i + 1))
       if (a.second != b.second && overlaps(a.first, b.first))
         return emitError() << "axis ref " << axisRefToString(a.first)
-                           << " in " << a.second << " overlaps with "
-                           << axisRefToString(b.first) << " in " << b.second;
+                           << " in " << placeName(a.second)
+                           << " overlaps with " << axisRefToString(b.first)
+                           << " in " << placeName(b.second);
   return success();
 }
 
@@ -192,12 +204,14 @@ LogicalResult mlir::sdy::verifyShardingPerValue(
            << prefix << "shardings don't match number of " << valueKind
            << "s: " << list.size() << " != " << types.size();
   for (auto [index, sharding, type] : llvm::enumerate(list, types)) {
-    std::string where =
-        (prefix + valueKind + " " + Twine(index) + " - ").str();
+    // Rendered only on error.
+    auto where = [&, index = index] {
+      return (prefix + valueKind + " " + Twine(index) + " - ").str();
+    };
     if (!sharding)
-      return op->emitOpError() << where << "missing sharding";
+      return op->emitOpError() << where() << "missing sharding";
     if (failed(verifyTensorSharding(sharding, type, op, symbols, [&]() {
-          return emitOpErrorWithPrefix(op, where);
+          return emitOpErrorWithPrefix(op, where());
         })))
       return failure();
   }

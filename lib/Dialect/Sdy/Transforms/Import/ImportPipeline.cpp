@@ -2,7 +2,6 @@
 
 #include "meshsdy/Dialect/Sdy/Transforms/Import/Passes.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Pipelines.h"
-#include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
 using namespace mlir::sdy;
@@ -11,7 +10,7 @@ void mlir::sdy::addImportPipeline(OpPassManager &pm,
                                   const ImportPipelineOptions &options,
                                   bool importFuncCalls) {
   // Clean-up that makes the module easier to read and to propagate on.
-  pm.addPass(createSymbolDCEPass());
+  pm.addPass(sdy::createSymbolDCEPass());
   pm.addPass(createLiftInlinedMeshesPass());
   pm.addPass(createRemoveSizeOneAxesPass());
   pm.addPass(createConstantOrScalarSplitterPass());

@@ -12,15 +12,18 @@ using namespace mlir::sdy;
 
 LogicalResult mlir::sdy::propagateAggressively(Propagator &propagator,
                                                PropagationStrategy strategy,
-                                               const DirectionFn &direction) {
+                                               const DirectionFn &direction,
+                                               bool incremental) {
   BasicFactorPropagation basic;
   AggressiveFactorPropagation aggressive;
-  if (strategy != PropagationStrategy::Aggressive &&
-      failed(propagator.propagate(basic, direction)))
-    return failure();
+  // Two strategies in a row: the second fixed point follows another
+  // strategy's, so neither is incremental.
+  if (strategy == PropagationStrategy::BasicThenAggressive)
+    return failure(failed(propagator.propagate(basic, direction)) ||
+                   failed(propagator.propagate(aggressive, direction)));
   if (strategy == PropagationStrategy::Basic)
-    return success();
-  return propagator.propagate(aggressive, direction);
+    return propagator.propagate(basic, direction, incremental);
+  return propagator.propagate(aggressive, direction, incremental);
 }
 
 namespace {

@@ -11,7 +11,9 @@
 
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
-#include <array>
+#include "llvm/ADT/DenseMap.h"
+
+#include <memory>
 
 namespace mlir::sdy {
 #define GEN_PASS_DEF_OPPRIORITYPROPAGATIONPASS
@@ -80,49 +82,99 @@ static PropagationDirection directionByUses(const PropagationSite &site,
   return multiUse ? PropagationDirection::NONE : PropagationDirection::BOTH;
 }
 
-static PropagationDirection passThrough(const PropagationSite &site,
-                                        bool allowMultiUse) {
-  if (site.isDataFlowEdge || Propagator::isElementwise(site) ||
-      isPassThroughRule(site.rule))
-    return directionByUses(site, allowMultiUse);
-  // Dynamic slices go forward only.
-  if (auto slice = dyn_cast<OffsetSizeAndStrideOpInterface>(site.op);
-      slice && !slice.getOffsets().empty())
-    return intersectionOf(directionByUses(site, allowMultiUse),
-                          PropagationDirection::FORWARD);
-  return PropagationDirection::NONE;
-}
+namespace {
+/// What the heuristics ask of a rule. Rules are uniqued and a program has
+/// few distinct ones, so each is classified once.
+struct RuleClass {
+  bool passThrough = false;
+  bool broadcast = false;
+};
 
-static PropagationDirection passThroughSingleUse(const PropagationSite &site,
-                                                 int64_t) {
-  return passThrough(site, /*allowMultiUse=*/false);
-}
+/// The heuristics of the op priorities, in order: each priority allows
+/// what its heuristic and all earlier ones allow.
+class OpPriorities {
+public:
+  static constexpr size_t kNumPriorities = 5;
 
-static PropagationDirection passThroughMultiUse(const PropagationSite &site,
-                                                int64_t) {
-  return passThrough(site, /*allowMultiUse=*/true);
-}
+  PropagationDirection at(size_t priority, const PropagationSite &site,
+                          int64_t factor) {
+    SiteFacts facts = factsOf(site);
+    PropagationDirection result = PropagationDirection::NONE;
+    for (size_t i = 0; i <= priority; ++i)
+      result = unionOf(result, heuristic(i, site, facts, factor));
+    return result;
+  }
 
-static PropagationDirection
-passThroughFactorsBroadcastBackward(const PropagationSite &site,
-                                    int64_t factor) {
-  if (site.rule && !site.rule.isPassThroughFactor(factor))
+private:
+  /// What the heuristics ask of a site, whatever the factor and priority.
+  struct SiteFacts {
+    RuleClass rule;
+    PropagationDirection passThroughSingleUse, passThroughMultiUse;
+  };
+
+  /// The facts of `site`, once per op (the site of an op has one rule and
+  /// its uses don't change while propagating).
+  SiteFacts factsOf(const PropagationSite &site) {
+    auto compute = [&] {
+      RuleClass rule = classify(site.rule);
+      return SiteFacts{rule, passThrough(site, rule, /*allowMultiUse=*/false),
+                       passThrough(site, rule, /*allowMultiUse=*/true)};
+    };
+    if (site.isDataFlowEdge || !site.op)
+      return compute();
+    auto [it, inserted] = facts.try_emplace(site.op);
+    if (inserted)
+      it->second = compute();
+    return it->second;
+  }
+
+  RuleClass classify(OpShardingRuleAttr rule) {
+    auto [it, inserted] = classes.try_emplace(rule);
+    if (inserted)
+      it->second = {isPassThroughRule(rule), isBroadcastRule(rule)};
+    return it->second;
+  }
+
+  static PropagationDirection passThrough(const PropagationSite &site,
+                                          RuleClass rule,
+                                          bool allowMultiUse) {
+    if (site.isDataFlowEdge || site.elementwise || rule.passThrough)
+      return directionByUses(site, allowMultiUse);
+    // Dynamic slices go forward only.
+    if (site.op &&
+        site.op->getName().hasInterface<OffsetSizeAndStrideOpInterface>() &&
+        !cast<OffsetSizeAndStrideOpInterface>(site.op).getOffsets().empty())
+      return intersectionOf(directionByUses(site, allowMultiUse),
+                            PropagationDirection::FORWARD);
     return PropagationDirection::NONE;
-  return isBroadcastRule(site.rule) ? PropagationDirection::BACKWARD
-                                    : PropagationDirection::BOTH;
-}
+  }
 
-static PropagationDirection anyExceptBroadcastForward(
-    const PropagationSite &site, int64_t) {
-  return isBroadcastRule(site.rule) ? PropagationDirection::BACKWARD
-                                    : PropagationDirection::BOTH;
-}
+  static PropagationDirection heuristic(size_t index,
+                                        const PropagationSite &site,
+                                        const SiteFacts &facts,
+                                        int64_t factor) {
+    switch (index) {
+    case 0: // Pass-through ops whose operands have no other use.
+      return facts.passThroughSingleUse;
+    case 1: // Any pass-through op.
+      return facts.passThroughMultiUse;
+    case 2: // Pass-through factors of any op; broadcasts only backward.
+      if (site.rule && !site.rule.isPassThroughFactor(factor))
+        return PropagationDirection::NONE;
+      return facts.rule.broadcast ? PropagationDirection::BACKWARD
+                                  : PropagationDirection::BOTH;
+    case 3: // Every factor; broadcasts only backward.
+      return facts.rule.broadcast ? PropagationDirection::BACKWARD
+                                  : PropagationDirection::BOTH;
+    default: // Anything.
+      return PropagationDirection::BOTH;
+    }
+  }
 
-using Heuristic = PropagationDirection (*)(const PropagationSite &, int64_t);
-static constexpr std::array<Heuristic, 5> kSchedule = {
-    passThroughSingleUse, passThroughMultiUse,
-    passThroughFactorsBroadcastBackward, anyExceptBroadcastForward,
-    propagateAny};
+  llvm::DenseMap<Attribute, RuleClass> classes;
+  llvm::DenseMap<Operation *, SiteFacts> facts;
+};
+} // namespace
 
 LogicalResult mlir::sdy::propagateByOpPriority(Propagator &propagator,
                                                PropagationStrategy strategy,
@@ -130,15 +182,18 @@ LogicalResult mlir::sdy::propagateByOpPriority(Propagator &propagator,
                                                const DirectionFn &direction) {
   if (!runOpPriority)
     return propagateAggressively(propagator, strategy, direction);
-  for (size_t priority = 0; priority < kSchedule.size(); ++priority) {
-    DirectionFn atPriority = [priority, &direction](
+  auto priorities = std::make_shared<OpPriorities>();
+  for (size_t priority = 0; priority < OpPriorities::kNumPriorities;
+       ++priority) {
+    DirectionFn atPriority = [priority, priorities, &direction](
                                  const PropagationSite &site, int64_t factor) {
-      PropagationDirection result = PropagationDirection::NONE;
-      for (size_t i = 0; i <= priority; ++i)
-        result = unionOf(result, kSchedule[i](site, factor));
-      return intersectionOf(result, direction(site, factor));
+      return intersectionOf(priorities->at(priority, site, factor),
+                            direction(site, factor));
     };
-    if (failed(propagateAggressively(propagator, strategy, atPriority)))
+    // Each priority only widens the directions of the one before, and
+    // nothing else changes the module in between.
+    if (failed(propagateAggressively(propagator, strategy, atPriority,
+                                     /*incremental=*/priority > 0)))
       return failure();
   }
   return success();

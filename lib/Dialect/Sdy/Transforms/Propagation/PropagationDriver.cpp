@@ -51,15 +51,15 @@ static OpShardingRuleAttr identityRule(Type type, int64_t numOperands) {
                                  {}, {}, {}, {}, false);
 }
 
-bool Propagator::isElementwise(const PropagationSite &site) {
-  if (!site.op)
+bool Propagator::isElementwise(Operation *op, OpShardingRuleAttr rule,
+                               bool isDataFlowEdge) {
+  if (!op || isDataFlowEdge)
     return false;
-  if (site.op->hasTrait<OpTrait::Elementwise>() ||
-      isa<ShardingConstraintOp, ReshardOp, PropagationBarrierOp>(site.op))
+  if (op->hasTrait<OpTrait::Elementwise>() ||
+      isa<ShardingConstraintOp, ReshardOp, PropagationBarrierOp>(op))
     return true;
-  OpShardingRuleAttr rule = site.rule;
   // A custom rule (a user's, for an opaque op) says nothing about the op.
-  if (!rule || rule.getIsCustomRule() || site.isDataFlowEdge ||
+  if (!rule || rule.getIsCustomRule() ||
       rule.getResultMappings().empty())
     return false;
   TensorMappingAttr first = rule.getResultMappings().front();
@@ -92,7 +92,7 @@ struct SiteTensor {
   Value value;
   TensorShardingAttr sharding;
   /// Null: store with setValueSharding(value, ...).
-  std::function<bool(TensorShardingAttr)> store;
+  llvm::function_ref<bool(TensorShardingAttr)> store;
   /// A function result (no value, no group, no users to notify).
   bool isFuncResult = false;
 };
@@ -125,7 +125,27 @@ struct Propagator::Impl {
   ShardingGroups groups;
   PropagationDebugInfo debug;
   llvm::DenseMap<Attribute, MeshAttr> meshes;
-  llvm::DenseMap<Operation *, OpShardingRuleAttr> rules;
+  /// An op with a rule, and the directions of its factors in the current
+  /// fixed point (computed once per fixed point, not per visit).
+  struct OpSite {
+    PropagationSite site;
+    SmallVector<PropagationDirection, 4> directions;
+  };
+  /// The site of each op with a rule (the IR's structure doesn't change
+  /// while propagating, only shardings do).
+  llvm::DenseMap<Operation *, OpSite> sites;
+  /// The ops implementing ShardableDataFlowOpInterface: a set lookup is
+  /// much cheaper than an interface cast on every use.
+  llvm::DenseSet<Operation *> dataFlowOps;
+  /// Program order of the first visits, the same for every fixed point.
+  SmallVector<WorkItem> initialOrder;
+
+  /// The shardable value of each value met (structure: kept throughout).
+  llvm::DenseMap<Value, Value> shardableCache;
+  /// The sharding of each shardable value met in the current fixed point
+  /// (an entry goes when propagation stores a sharding; user priorities
+  /// change shardings between fixed points).
+  llvm::DenseMap<Value, TensorShardingAttr> shardingCache;
 
   // The worklist of the current fixed point.
   SmallVector<WorkItem> stack;
@@ -155,17 +175,48 @@ struct Propagator::Impl {
       push({op, owner});
   }
 
+  Value shardableOf(Value value) {
+    auto [it, inserted] = shardableCache.try_emplace(value);
+    if (inserted)
+      it->second = getShardableValue(value);
+    return it->second;
+  }
+  /// getValueSharding, through the caches.
+  TensorShardingAttr shardingOf(Value value) {
+    Value shardable = shardableOf(value);
+    if (!shardable)
+      return {};
+    auto [it, inserted] = shardingCache.try_emplace(shardable);
+    if (inserted)
+      it->second = getSharding(shardable);
+    return it->second;
+  }
+  /// setValueSharding, keeping the cache in step.
+  bool storeSharding(Value value, TensorShardingAttr sharding) {
+    shardingCache.erase(shardableOf(value));
+    return setValueSharding(value, sharding);
+  }
+  bool isDataFlowOp(Operation *op) const {
+    return op && dataFlowOps.contains(op);
+  }
+  SmallVector<SiteTensor> siteTensors(ValueRange values);
+
   void notifyUsers(Value value);
   void notifyChanged(Value shardable);
   void valueChanged(Value value, TensorShardingAttr sharding);
   bool propagateSite(const PropagationSite &site,
                      MutableArrayRef<SiteTensor> operands,
                      MutableArrayRef<SiteTensor> results,
-                     int64_t funcResult = -1);
+                     int64_t funcResult = -1,
+                     ArrayRef<PropagationDirection> knownDirections = {});
+  /// The direction of each factor of `site` (NONE for blocked factors).
+  void computeDirections(const PropagationSite &site,
+                         SmallVectorImpl<PropagationDirection> &directions);
   void visit(WorkItem item);
   void visitEdge(ShardableDataFlowOpInterface op, Value owner);
   void syncFuncResults();
-  void fillWorklist();
+  void fillWorklist(bool incremental);
+  void computeInitialOrder();
   LogicalResult checkRule(Operation *op, OpShardingRuleAttr rule);
 };
 
@@ -174,8 +225,8 @@ void Propagator::Impl::notifyUsers(Value value) {
     Operation *user = use.getOwner();
     bool isTerminator = user->hasTrait<OpTrait::IsTerminator>();
     Operation *dataFlowUser = isTerminator ? user->getParentOp() : user;
-    if (auto dataFlowOp =
-            dyn_cast_or_null<ShardableDataFlowOpInterface>(dataFlowUser)) {
+    if (isDataFlowOp(dataFlowUser)) {
+      auto dataFlowOp = cast<ShardableDataFlowOpInterface>(dataFlowUser);
       if (Value owner = dataFlowOp.getEdgeOwnerFromSource(use)) {
         pushEdge(dataFlowOp, owner);
         continue;
@@ -200,7 +251,11 @@ void Propagator::Impl::notifyChanged(Value shardable) {
   Value owner = shardable;
   if (auto edge = shardable.getDefiningOp<DataFlowEdgeOp>())
     owner = edge.getInput();
-  if (ShardableDataFlowOpInterface dataFlowOp = getOwningDataFlowOp(owner)) {
+  Operation *ownerOp = isa<BlockArgument>(owner)
+                           ? cast<BlockArgument>(owner).getOwner()->getParentOp()
+                           : owner.getDefiningOp();
+  if (isDataFlowOp(ownerOp)) {
+    auto dataFlowOp = cast<ShardableDataFlowOpInterface>(ownerOp);
     if (dataFlowOp.getEdgeOwnerFromTarget(owner) == owner) {
       for (Value target : dataFlowOp.getNonEdgeOwnerTargets(owner))
         notifyUsers(target);
@@ -214,7 +269,7 @@ void Propagator::Impl::notifyChanged(Value shardable) {
 }
 
 void Propagator::Impl::valueChanged(Value value, TensorShardingAttr sharding) {
-  Value shardable = getShardableValue(value);
+  Value shardable = shardableOf(value);
   notifyChanged(shardable);
   for (Value member : groups.getMembers(shardable)) {
     if (member == shardable)
@@ -222,8 +277,7 @@ void Propagator::Impl::valueChanged(Value value, TensorShardingAttr sharding) {
     auto type = dyn_cast<ShapedType>(member.getType());
     if (!type || !type.hasRank() || type.getRank() != sharding.getRank())
       continue;
-    if (getValueSharding(member) == sharding ||
-        !setValueSharding(member, sharding))
+    if (shardingOf(member) == sharding || !storeSharding(member, sharding))
       continue;
     ++counters.shardingUpdates;
     notifyChanged(member);
@@ -236,11 +290,43 @@ static bool hasNoDimAxes(TensorShardingAttr sharding) {
                       [](DimensionShardingAttr dim) { return dim.emptyAxes(); });
 }
 
-bool Propagator::Impl::propagateSite(const PropagationSite &site,
-                                     MutableArrayRef<SiteTensor> operands,
-                                     MutableArrayRef<SiteTensor> results,
-                                     int64_t funcResult) {
+void Propagator::Impl::computeDirections(
+    const PropagationSite &site,
+    SmallVectorImpl<PropagationDirection> &directions) {
   OpShardingRuleAttr rule = site.rule;
+  int64_t numFactors = rule.getNumFactors();
+  directions.assign(numFactors, PropagationDirection::NONE);
+  // Blocked factors and conservative propagation don't cross padded, sliced
+  // or concatenated dimensions (Shardy blocks them in its rules; ours come
+  // from models).
+  for (int64_t factor = 0; factor < numFactors; ++factor)
+    if (!rule.isBlockedPropagationFactor(factor) &&
+        !(options.conservativePropagation && rule.isPermutationFactor(factor)))
+      directions[factor] = (*direction)(site, factor);
+}
+
+bool Propagator::Impl::propagateSite(
+    const PropagationSite &site, MutableArrayRef<SiteTensor> operands,
+    MutableArrayRef<SiteTensor> results, int64_t funcResult,
+    ArrayRef<PropagationDirection> knownDirections) {
+  OpShardingRuleAttr rule = site.rule;
+  // Most visits find nothing to do; say so before building a projection.
+  // Without an axis on any tensor there is nothing to propagate.
+  if (llvm::all_of(llvm::concat<SiteTensor>(operands, results),
+                   [](const SiteTensor &tensor) {
+                     return !tensor.sharding || hasNoDimAxes(tensor.sharding);
+                   }))
+    return false;
+  SmallVector<PropagationDirection, 8> computed;
+  ArrayRef<PropagationDirection> directions = knownDirections;
+  if (directions.empty() && rule.getNumFactors() > 0) {
+    computeDirections(site, computed);
+    directions = computed;
+  }
+  if (llvm::all_of(directions, [](PropagationDirection direction) {
+        return direction == PropagationDirection::NONE;
+      }))
+    return false;
   // All shardings must be bound to one mesh; shardings on an empty mesh
   // (`<[]>`, a placeholder) take the mesh of the others.
   Attribute meshOrRef;
@@ -286,15 +372,8 @@ bool Propagator::Impl::propagateSite(const PropagationSite &site,
     before = projection;
   FactorPropagationParams params{rule.getFactorSizes(), mesh,
                                  options.conservativePropagation,
-                                 Propagator::isElementwise(site)};
-  auto directionOf = [&](int64_t factor) {
-    // Conservative propagation doesn't cross padded, sliced or concatenated
-    // dimensions (Shardy blocks them in its rules; ours come from models).
-    if (rule.isBlockedPropagationFactor(factor) ||
-        (options.conservativePropagation && rule.isPermutationFactor(factor)))
-      return PropagationDirection::NONE;
-    return (*direction)(site, factor);
-  };
+                                 site.elementwise};
+  auto directionOf = [&](int64_t factor) { return directions[factor]; };
   UpdatedTensors updated = strategy->propagate(projection, directionOf, params);
   if (!updated.any())
     return false;
@@ -307,6 +386,7 @@ bool Propagator::Impl::propagateSite(const PropagationSite &site,
     if (sharding == tensor.sharding ||
         (!tensor.sharding && hasNoDimAxes(sharding)))
       return false;
+    shardingCache.erase(shardableOf(tensor.value));
     bool stored = tensor.store ? tensor.store(sharding)
                                : setValueSharding(tensor.value, sharding);
     if (!stored)
@@ -344,11 +424,11 @@ bool Propagator::Impl::propagateSite(const PropagationSite &site,
 }
 
 /// The sharding of each of `values` as their users see it.
-static SmallVector<SiteTensor> siteTensors(ValueRange values) {
+SmallVector<SiteTensor> Propagator::Impl::siteTensors(ValueRange values) {
   SmallVector<SiteTensor> tensors;
   tensors.reserve(values.size());
   for (Value value : values)
-    tensors.push_back({value, getValueSharding(value), nullptr});
+    tensors.push_back({value, shardingOf(value), nullptr});
   return tensors;
 }
 
@@ -366,27 +446,31 @@ void Propagator::Impl::visitEdge(ShardableDataFlowOpInterface op,
   // The target side of a manual computation's edge is seen with the manual
   // axes of the op's global side: added to a block argument (local), removed
   // from a result (global).
-  SiteTensor target{owner, getValueSharding(owner), nullptr};
+  SiteTensor target{owner, shardingOf(owner), nullptr};
+  ManualAxesAttr manualAxes;
+  TensorShardingAttr outer;
+  auto storeLocal = [&](TensorShardingAttr sharding) {
+    return setValueSharding(owner, eraseManualAxes(sharding, manualAxes));
+  };
+  auto storeGlobal = [&](TensorShardingAttr sharding) {
+    return setValueSharding(owner, addManualAxes(outer, sharding, manualAxes));
+  };
   if (auto manual = dyn_cast<ManualComputationOp>(op.getOperation())) {
-    ManualAxesAttr manualAxes = manual.getManualAxes();
-    TensorShardingAttr outer = manual.getEdgeOwnerSharding(owner);
+    manualAxes = manual.getManualAxes();
+    outer = manual.getEdgeOwnerSharding(owner);
     if (isa<BlockArgument>(owner)) {
       target.sharding = addManualAxes(outer, target.sharding, manualAxes);
-      target.store = [owner, manualAxes](TensorShardingAttr sharding) {
-        return setValueSharding(owner, eraseManualAxes(sharding, manualAxes));
-      };
+      target.store = storeLocal;
     } else {
       target.sharding = eraseManualAxes(target.sharding, manualAxes);
-      target.store = [owner, outer, manualAxes](TensorShardingAttr sharding) {
-        return setValueSharding(owner,
-                                addManualAxes(outer, sharding, manualAxes));
-      };
+      target.store = storeGlobal;
     }
   }
   Operation *siteOp = op;
   if (DataFlowEdgeOp edge = lookupEdgeOp(owner))
     siteOp = edge;
-  PropagationSite site{siteOp, rule, /*isDataFlowEdge=*/true};
+  PropagationSite site{siteOp, rule, /*isDataFlowEdge=*/true,
+                       /*elementwise=*/false};
   SmallVector<SiteTensor> results{target};
   propagateSite(site, operands, results);
 }
@@ -416,18 +500,17 @@ void Propagator::Impl::visit(WorkItem item) {
     direction = &fixed;
     SmallVector<SiteTensor> operands = siteTensors(op->getOperands());
     SmallVector<SiteTensor> results = siteTensors(op->getResults());
-    propagateSite({op, rule, false}, operands, results);
+    propagateSite({op, rule, false, /*elementwise=*/true}, operands, results);
     direction = saved;
     return;
   }
-  if (isa<ShardableDataFlowOpInterface>(op))
-    return;
-  OpShardingRuleAttr rule = rules.lookup(op);
-  if (!rule)
+  auto it = sites.find(op);
+  if (it == sites.end())
     return;
   SmallVector<SiteTensor> operands = siteTensors(op->getOperands());
   SmallVector<SiteTensor> results = siteTensors(op->getResults());
-  propagateSite({op, rule, false}, operands, results);
+  propagateSite(it->second.site, operands, results, /*funcResult=*/-1,
+                it->second.directions);
 }
 
 void Propagator::Impl::syncFuncResults() {
@@ -445,31 +528,70 @@ void Propagator::Impl::syncFuncResults() {
         if (!rule)
           continue;
         SmallVector<SiteTensor> operands = siteTensors(operand.get());
+        auto store = [&](TensorShardingAttr sharding) {
+          func.setResultAttr(index, kShardingAttr, sharding);
+          return true;
+        };
         SmallVector<SiteTensor> results{SiteTensor{
             operand.get(),
             func.getResultAttrOfType<TensorShardingAttr>(index,
                                                          kShardingAttr),
-            [func, index](TensorShardingAttr sharding) mutable {
-              func.setResultAttr(index, kShardingAttr, sharding);
-              return true;
-            },
-            /*isFuncResult=*/true}};
+            store, /*isFuncResult=*/true}};
         const DirectionFn *saved = direction;
         DirectionFn any = propagateAny;
         direction = &any;
-        propagateSite({func, rule, false}, operands, results, index);
+        propagateSite({func, rule, false,
+                       Propagator::isElementwise(func, rule, false)},
+                      operands, results, index);
         direction = saved;
       }
     }
   }
 }
 
-void Propagator::Impl::fillWorklist() {
+void Propagator::Impl::fillWorklist(bool incremental) {
+  if (initialOrder.empty())
+    computeInitialOrder();
+  // The items syncing function results pushed go first.
+  SmallVector<WorkItem> pending;
+  if (incremental)
+    pending = stack;
   SmallVector<WorkItem> order;
+  order.reserve(initialOrder.size());
+  SmallVector<PropagationDirection, 4> directions;
+  for (const WorkItem &item : initialOrder) {
+    auto it = item.owner ? sites.end() : sites.find(item.op);
+    if (it == sites.end()) {
+      order.push_back(item);
+      continue;
+    }
+    computeDirections(it->second.site, directions);
+    // A site that was stable with the same directions is still stable: the
+    // module hasn't changed since (the caller's promise).
+    bool changed = directions != it->second.directions;
+    if (changed)
+      it->second.directions.assign(directions.begin(), directions.end());
+    if (!incremental || changed)
+      order.push_back(item);
+  }
+  stack.assign(order.rbegin(), order.rend());
+  queued.clear();
+  queued.insert(order.begin(), order.end());
+  for (const WorkItem &item : llvm::reverse(pending))
+    push(item);
+}
+
+void Propagator::Impl::computeInitialOrder() {
+  SmallVector<WorkItem> &order = initialOrder;
   module->walk([&](Operation *op, const WalkStage &stage) {
-    auto dataFlowOp = dyn_cast<ShardableDataFlowOpInterface>(op);
+    auto dataFlowOp = isDataFlowOp(op)
+                          ? cast<ShardableDataFlowOpInterface>(op)
+                          : ShardableDataFlowOpInterface();
     if (stage.isBeforeAllRegions()) {
-      order.push_back({op, Value()});
+      // Only what visit() does something for (not, e.g., the scalar ops in
+      // a linalg body).
+      if (sites.contains(op) || isa<DataFlowEdgeOp, PropagationBarrierOp>(op))
+        order.push_back({op, Value()});
       if (dataFlowOp)
         for (BlockArgument owner : dataFlowOp.getBlockArgumentEdgeOwners())
           if (!lookupEdgeOp(owner))
@@ -480,9 +602,6 @@ void Propagator::Impl::fillWorklist() {
         if (!lookupEdgeOp(owner))
           order.push_back({op, owner});
   });
-  stack.assign(order.rbegin(), order.rend());
-  queued.clear();
-  queued.insert(order.begin(), order.end());
 }
 
 LogicalResult Propagator::Impl::checkRule(Operation *op,
@@ -562,7 +681,9 @@ MeshAttr Propagator::getMesh(Attribute meshOrRef) const {
   return impl->resolveMesh(meshOrRef);
 }
 OpShardingRuleAttr Propagator::getRule(Operation *op) {
-  return impl->rules.lookup(op);
+  auto it = impl->sites.find(op);
+  return it == impl->sites.end() ? OpShardingRuleAttr()
+                                 : it->second.site.rule;
 }
 
 LogicalResult Propagator::initialize() {
@@ -574,6 +695,8 @@ LogicalResult Propagator::initialize() {
   // the rules so that they get theirs.
   impl->counters.conflictingGroups = impl->groups.sync(module);
   WalkResult walk = module->walk([&](Operation *op) {
+    if (isa<ShardableDataFlowOpInterface>(op))
+      impl->dataFlowOps.insert(op);
     OpShardingRuleAttr rule;
     if (auto constraint = dyn_cast<ShardingConstraintOp>(op))
       rule = identityRule(constraint.getType(), 1);
@@ -591,7 +714,10 @@ LogicalResult Propagator::initialize() {
     }
     if (failed(impl->checkRule(op, rule)))
       return WalkResult::interrupt();
-    impl->rules[op] = rule;
+    impl->sites[op] = {
+        {op, rule, /*isDataFlowEdge=*/false,
+         isElementwise(op, rule, /*isDataFlowEdge=*/false)},
+        {}};
     return WalkResult::advance();
   });
   if (walk.wasInterrupted())
@@ -601,12 +727,14 @@ LogicalResult Propagator::initialize() {
 }
 
 LogicalResult Propagator::propagate(const FactorPropagation &strategy,
-                                    const DirectionFn &direction) {
+                                    const DirectionFn &direction,
+                                    bool incremental) {
   impl->strategy = &strategy;
   impl->direction = &direction;
   impl->current = {};
+  impl->shardingCache.clear();
   impl->syncFuncResults();
-  impl->fillWorklist();
+  impl->fillWorklist(incremental);
   while (!impl->stack.empty()) {
     WorkItem item = impl->stack.pop_back_val();
     impl->queued.erase(item);
@@ -621,9 +749,9 @@ LogicalResult Propagator::propagate(const FactorPropagation &strategy,
 void Propagator::finalize() {
   ModuleOp module = impl->module;
   if (impl->options.keepShardingRules) {
-    for (auto [op, rule] : impl->rules)
+    for (auto &[op, site] : impl->sites)
       if (!isa<ShardingConstraintOp>(op))
-        op->setAttr(kShardingRuleAttr, rule);
+        op->setAttr(kShardingRuleAttr, site.site.rule);
   } else {
     module->walk([](Operation *op) {
       if (auto rule = op->getAttrOfType<OpShardingRuleAttr>(kShardingRuleAttr))

@@ -17,9 +17,13 @@ void mlir::sdy::addPropagationPipeline(
       options.debugPropagationEdgeSharding;
   addImportPipeline(pm, importOptions, /*importFuncCalls=*/true);
 
-  // Propagation keeps the rules: the export stage drops them unless asked.
+  // Shardy's propagation keeps every rule and its export drops them at the
+  // end. Nothing in our export stage reads them (explicit reshards ask the
+  // models again), so propagation attaches them only if they are to be
+  // kept: the same output, without a module-wide change (and verification)
+  // for the export to undo.
   UserPriorityPropagationPassOptions propagation;
-  propagation.keepShardingRules = true;
+  propagation.keepShardingRules = options.keepShardingRules;
   propagation.moduleDumpDirectory = options.moduleDumpDirectory;
   propagation.conservativePropagation = options.conservativePropagation;
   propagation.debugShardingOrigins = options.debugShardingOrigins;

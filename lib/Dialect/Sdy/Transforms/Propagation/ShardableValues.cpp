@@ -113,13 +113,10 @@ static SmallVector<TensorShardingAttr>
 replaceAt(ArrayRef<TensorShardingAttr> current, TypeRange types, size_t index,
           TensorShardingAttr sharding) {
   SmallVector<TensorShardingAttr> result(current);
-  if (result.size() != types.size()) {
-    result.clear();
-    for (Type type : types)
-      result.push_back(openShardingFor(type, sharding.getMeshOrRef()));
-  }
+  if (result.size() != types.size())
+    result.assign(types.size(), TensorShardingAttr());
   for (auto [i, entry] : llvm::enumerate(result))
-    if (!entry)
+    if (!entry && i != index)
       entry = openShardingFor(types[i], sharding.getMeshOrRef());
   result[index] = sharding;
   return result;

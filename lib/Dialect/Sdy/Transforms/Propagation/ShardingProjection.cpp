@@ -138,6 +138,15 @@ TensorShardingAttr TensorFactorShardings::toSharding(
                                  unreducedAxes);
 }
 
+/// Whether `axis` is a sub-axis as large as its whole mesh axis (which
+/// makeAxisRef spells as the full axis).
+static bool coversWholeAxis(AxisRefAttr axis, MeshAttr mesh) {
+  if (!axis.isSubAxis() || axis.getPreSize() != 1 || !mesh)
+    return false;
+  MeshAxisAttr meshAxis = mesh.getAxis(axis.getName());
+  return meshAxis && meshAxis.getSize() == axis.getSubAxisInfo().getSize();
+}
+
 /// Projects one tensor (see the file comment).
 static TensorFactorShardings projectTensor(TensorMappingAttr mapping,
                                            TensorShardingAttr sharding,
@@ -166,7 +175,13 @@ static TensorFactorShardings projectTensor(TensorMappingAttr mapping,
     };
     load();
     auto current = [&] {
-      return makeAxisRef(ctx, axes[next].getName(), pre, left, mesh);
+      // Most axes are taken whole: reuse the attribute rather than unique
+      // the same one again.
+      AxisRefAttr axis = axes[next];
+      if (pre == axis.getPreSize() && left == axisSize(axis, mesh) &&
+          !coversWholeAxis(axis, mesh))
+        return axis;
+      return makeAxisRef(ctx, axis.getName(), pre, left, mesh);
     };
     auto takeRest = [&](AxisList &into) {
       for (; next < axes.size(); ++next, load())

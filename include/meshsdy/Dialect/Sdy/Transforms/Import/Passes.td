@@ -9,6 +9,18 @@
 
 include "mlir/Pass/PassBase.td"
 
+def SymbolDCEPass : Pass<"sdy-symbol-dce", "::mlir::ModuleOp"> {
+  let summary = "Upstream `symbol-dce`, skipped when no symbol can be dead";
+  let description = [{
+    The import pipeline's first clean-up, as in Shardy: erases private
+    symbols nothing uses (upstream `symbol-dce`). Only a private symbol, or a
+    symbol of a nested symbol table, can be dead; a module without either
+    (one public `main`, public meshes) is left as it is and the pass says it
+    changed nothing, which spares the pass manager a verification of the
+    whole module.
+  }];
+}
+
 def LiftInlinedMeshesPass : Pass<"sdy-lift-inlined-meshes", "::mlir::ModuleOp"> {
   let summary = "Lifts inlined `#sdy.mesh`es in shardings into `sdy.mesh` symbols";
   let description = [{

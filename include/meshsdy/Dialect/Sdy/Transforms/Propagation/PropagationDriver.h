@@ -49,6 +49,8 @@ struct PropagationSite {
   OpShardingRuleAttr rule;
   /// An identity between the sources and targets of a data-flow edge.
   bool isDataFlowEdge = false;
+  /// See Propagator::isElementwise (computed once per op by the driver).
+  bool elementwise = false;
 };
 
 /// The direction `factor` of `site` may propagate in.
@@ -85,8 +87,16 @@ public:
 
   /// Runs propagation to a fixed point with `strategy`, every factor of every
   /// site propagating in `direction` (blocked factors never do).
+  ///
+  /// `incremental` is the caller's promise that nothing changed the module
+  /// since the previous fixed point, which ran with the same strategy: every
+  /// site was stable then, so only the ops whose directions changed start on
+  /// the worklist (the others are visited once a sharding they read
+  /// changes). The op priorities of `sdy-op-priority-propagate` only widen
+  /// directions, so most ops keep theirs from one priority to the next.
   LogicalResult propagate(const FactorPropagation &strategy,
-                          const DirectionFn &direction);
+                          const DirectionFn &direction,
+                          bool incremental = false);
 
   /// Removes the sharding rules that are not custom unless asked to keep
   /// them (then the rules of models are attached too), and saves debug
@@ -100,11 +110,12 @@ public:
   /// The sharding rule of `op` (null for a barrier).
   OpShardingRuleAttr getRule(Operation *op);
 
-  /// Whether the site is elementwise: an op with the Elementwise trait, a
-  /// sharding constraint, reshard or barrier, or a rule mapping every
-  /// tensor the same way with one pass-through factor per dimension (not a
-  /// custom rule).
-  static bool isElementwise(const PropagationSite &site);
+  /// Whether `op` under `rule` is elementwise: an op with the Elementwise
+  /// trait, a sharding constraint, reshard or barrier, or a rule mapping
+  /// every tensor the same way with one pass-through factor per dimension
+  /// (not a custom rule). Never a data-flow edge.
+  static bool isElementwise(Operation *op, OpShardingRuleAttr rule,
+                            bool isDataFlowEdge);
 
   ModuleOp getModule() const;
   const PropagationOptions &getOptions() const;
@@ -124,9 +135,11 @@ private:
 enum class PropagationStrategy { Basic, Aggressive, BasicThenAggressive };
 
 /// One aggressive propagation: a fixed point per strategy of `strategy`.
+/// `incremental` as for Propagator::propagate, for a single strategy.
 LogicalResult propagateAggressively(Propagator &propagator,
                                     PropagationStrategy strategy,
-                                    const DirectionFn &direction);
+                                    const DirectionFn &direction,
+                                    bool incremental = false);
 
 /// One op-priority propagation: an aggressive propagation per op priority,
 /// each allowing more ops to propagate in more directions (or a single
