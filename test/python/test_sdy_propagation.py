@@ -73,6 +73,34 @@ def test_fanout_cost_is_linear() -> None:
     assert visits[20000] <= 11 * visits[2000], visits
 
 
+def chain(ops: int) -> str:
+    """A chain of `ops` elementwise ops from a sharded argument."""
+    lines = [
+        'sdy.mesh @mesh = <["a"=2]>',
+        'func.func @f(%v0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}) -> tensor<8x8xf32> {',
+    ]
+    lines += [f"  %v{i + 1} = math.tanh %v{i} : tensor<8x8xf32>" for i in range(ops)]
+    lines += [f"  return %v{ops} : tensor<8x8xf32>", "}"]
+    return "\n".join(lines)
+
+
+def test_op_priorities_revisit_only_ops_whose_directions_change() -> None:
+    """sdy-op-priority-propagate runs one fixed point per op priority (5).
+    Elementwise ops already propagate both ways at the first, so the later
+    fixed points don't start from them: each op is visited about once, not
+    once more per priority (5 times the ops before they were skipped)."""
+    ops = 500
+    out = subprocess.run(
+        [MESH_OPT, "-", "-sdy-op-priority-propagate", "-mlir-pass-statistics"],
+        input=chain(ops), capture_output=True, text=True, timeout=120, check=True,
+    )
+    assert out.stdout.count('[<@mesh, [{"a", ?}, {?}]>]') == ops
+    stats = statistics(out.stderr)
+    # Every result, and the function's result.
+    assert stats["sharding-updates"] == ops + 1, stats
+    assert stats["site-visits"] <= 2 * ops, stats
+
+
 def cases() -> list[str]:
     result = []
     for path in sorted(CORPUS.glob("*.mlir")):
