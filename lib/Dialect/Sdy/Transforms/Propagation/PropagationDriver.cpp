@@ -191,13 +191,38 @@ struct Propagator::Impl {
       it->second = getSharding(shardable);
     return it->second;
   }
+  /// Drops the cached shardings a store to `value` can change: its own, and
+  /// those of the values sharing its list of shardings (storing one result's
+  /// sharding gives the op's other results open shardings where they had
+  /// none). A function argument has a list of its own.
+  void forgetSharding(Value value) {
+    Value shardable = shardableOf(value);
+    if (!shardable)
+      return;
+    ValueRange siblings = shardable;
+    if (auto result = dyn_cast<OpResult>(shardable))
+      siblings = result.getOwner()->getResults();
+    else if (Block *block = cast<BlockArgument>(shardable).getOwner();
+             isDataFlowOp(block->getParentOp()))
+      siblings = block->getArguments();
+    for (Value sibling : siblings)
+      shardingCache.erase(sibling);
+  }
   /// setValueSharding, keeping the cache in step.
   bool storeSharding(Value value, TensorShardingAttr sharding) {
-    shardingCache.erase(shardableOf(value));
+    forgetSharding(value);
     return setValueSharding(value, sharding);
   }
   bool isDataFlowOp(Operation *op) const {
     return op && dataFlowOps.contains(op);
+  }
+  /// getOwningDataFlowOp, through the set of data-flow ops.
+  ShardableDataFlowOpInterface owningDataFlowOp(Value target) const {
+    Operation *owner = isa<BlockArgument>(target)
+                           ? cast<BlockArgument>(target).getOwner()->getParentOp()
+                           : target.getDefiningOp();
+    return isDataFlowOp(owner) ? cast<ShardableDataFlowOpInterface>(owner)
+                               : ShardableDataFlowOpInterface();
   }
   SmallVector<SiteTensor> siteTensors(ValueRange values);
 
@@ -251,11 +276,7 @@ void Propagator::Impl::notifyChanged(Value shardable) {
   Value owner = shardable;
   if (auto edge = shardable.getDefiningOp<DataFlowEdgeOp>())
     owner = edge.getInput();
-  Operation *ownerOp = isa<BlockArgument>(owner)
-                           ? cast<BlockArgument>(owner).getOwner()->getParentOp()
-                           : owner.getDefiningOp();
-  if (isDataFlowOp(ownerOp)) {
-    auto dataFlowOp = cast<ShardableDataFlowOpInterface>(ownerOp);
+  if (ShardableDataFlowOpInterface dataFlowOp = owningDataFlowOp(owner)) {
     if (dataFlowOp.getEdgeOwnerFromTarget(owner) == owner) {
       for (Value target : dataFlowOp.getNonEdgeOwnerTargets(owner))
         notifyUsers(target);
@@ -386,7 +407,7 @@ bool Propagator::Impl::propagateSite(
     if (sharding == tensor.sharding ||
         (!tensor.sharding && hasNoDimAxes(sharding)))
       return false;
-    shardingCache.erase(shardableOf(tensor.value));
+    forgetSharding(tensor.value);
     bool stored = tensor.store ? tensor.store(sharding)
                                : setValueSharding(tensor.value, sharding);
     if (!stored)
@@ -484,7 +505,7 @@ void Propagator::Impl::visit(WorkItem item) {
   Operation *op = item.op;
   if (auto edge = dyn_cast<DataFlowEdgeOp>(op)) {
     if (ShardableDataFlowOpInterface dataFlowOp =
-            getOwningDataFlowOp(edge.getInput()))
+            owningDataFlowOp(edge.getInput()))
       visitEdge(dataFlowOp, edge.getInput());
     return;
   }
