@@ -175,21 +175,26 @@ struct Propagator::Impl {
       push({op, owner});
   }
 
-  Value shardableOf(Value value) {
-    auto [it, inserted] = shardableCache.try_emplace(value);
+  /// The entry of `key` in `cache`, computed the first time.
+  template <typename T, typename Compute>
+  static T cached(llvm::DenseMap<Value, T> &cache, Value key,
+                  Compute compute) {
+    auto [it, inserted] = cache.try_emplace(key);
     if (inserted)
-      it->second = getShardableValue(value);
+      it->second = compute(key);
     return it->second;
+  }
+  Value shardableOf(Value value) {
+    return cached(shardableCache, value,
+                  [](Value v) { return getShardableValue(v); });
   }
   /// getValueSharding, through the caches.
   TensorShardingAttr shardingOf(Value value) {
     Value shardable = shardableOf(value);
     if (!shardable)
       return {};
-    auto [it, inserted] = shardingCache.try_emplace(shardable);
-    if (inserted)
-      it->second = getSharding(shardable);
-    return it->second;
+    return cached(shardingCache, shardable,
+                  [](Value v) { return getSharding(v); });
   }
   /// Drops the cached shardings a store to `value` can change: its own, and
   /// those of the values sharing its list of shardings (storing one result's
