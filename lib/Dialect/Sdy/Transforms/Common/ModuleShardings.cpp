@@ -3,6 +3,8 @@
 #include "meshsdy/Dialect/Sdy/Transforms/Common/ModuleShardings.h"
 
 #include "mlir/IR/AttrTypeSubElements.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 using namespace mlir;
 using namespace mlir::sdy;
@@ -29,6 +31,29 @@ MeshAttr MeshTable::lookup(StringRef name) const {
   return {};
 }
 
+/// Whether `op` may keep shardings among its inherent attributes (stored
+/// as properties, so only visible in the materialized dictionary).
+static bool mayHoldInherentShardings(Operation *op) {
+  return op->getPropertiesStorageSize() &&
+         (isa_and_nonnull<SdyDialect>(op->getDialect()) ||
+          isa<FunctionOpInterface, CallOpInterface>(op));
+}
+
+DictionaryAttr mlir::sdy::getShardingBearingAttrs(Operation *op) {
+  return mayHoldInherentShardings(op) ? op->getAttrDictionary()
+                                      : op->getRawDictionaryAttrs();
+}
+
+void mlir::sdy::walkShardings(
+    Operation *root,
+    llvm::function_ref<void(Operation *, TensorShardingAttr)> fn) {
+  root->walk([&](Operation *op) {
+    DictionaryAttr attrs = getShardingBearingAttrs(op);
+    if (!attrs.empty())
+      attrs.walk([&](TensorShardingAttr sharding) { fn(op, sharding); });
+  });
+}
+
 bool mlir::sdy::rewriteShardings(
     Operation *root,
     llvm::function_ref<TensorShardingAttr(TensorShardingAttr)> rewrite) {
@@ -41,9 +66,18 @@ bool mlir::sdy::rewriteShardings(
         changed |= result != sharding;
         return result;
       });
-  replacer.recursivelyReplaceElementsIn(root, /*replaceAttrs=*/true,
-                                        /*replaceLocs=*/false,
-                                        /*replaceTypes=*/false);
+  root->walk([&](Operation *op) {
+    DictionaryAttr attrs = getShardingBearingAttrs(op);
+    if (attrs.empty())
+      return;
+    auto replaced = cast<DictionaryAttr>(replacer.replace(attrs));
+    if (replaced == attrs)
+      return;
+    if (mayHoldInherentShardings(op))
+      op->setAttrs(replaced);
+    else
+      op->setDiscardableAttrs(replaced);
+  });
   return changed;
 }
 

@@ -41,7 +41,8 @@ struct ConstantOrScalarMergerPass
 
   void runOnOperation() override {
     llvm::DenseSet<Operation *> constantOps;
-    int64_t mergedBefore = numMerged;
+    // A local count: statistics may be compiled out.
+    int64_t merged = 0;
     getOperation().walk([&](Block *block) {
       // An earlier op of the same block dominates the later one's uses.
       llvm::DenseSet<Operation *, OpKey> seen;
@@ -57,10 +58,11 @@ struct ConstantOrScalarMergerPass
         }
         op.getResult(0).replaceAllUsesWith((*it)->getResult(0));
         op.erase();
-        ++numMerged;
+        ++merged;
       }
     });
-    if (numMerged == mergedBefore)
+    numMerged += merged;
+    if (merged == 0)
       markAllAnalysesPreserved();
   }
 };

@@ -17,10 +17,12 @@ struct DropShardingRulesPass
     : sdy::impl::DropShardingRulesPassBase<DropShardingRulesPass> {
   void runOnOperation() override {
     bool changed = false;
+    auto name = StringAttr::get(&getContext(), kShardingRuleAttr);
     getOperation().walk([&](Operation *op) {
-      auto rule = op->getAttrOfType<OpShardingRuleAttr>(kShardingRuleAttr);
+      auto rule = dyn_cast_or_null<OpShardingRuleAttr>(
+          op->getRawDictionaryAttrs().get(name));
       if (rule && !rule.getIsCustomRule()) {
-        op->removeAttr(kShardingRuleAttr);
+        op->removeDiscardableAttr(name);
         changed = true;
       }
     });

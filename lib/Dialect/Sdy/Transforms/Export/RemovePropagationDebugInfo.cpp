@@ -24,21 +24,34 @@ struct RemovePropagationDebugInfoPass
     : sdy::impl::RemovePropagationDebugInfoPassBase<
           RemovePropagationDebugInfoPass> {
   void runOnOperation() override {
+    MLIRContext *ctx = &getContext();
+    SmallVector<StringAttr> names;
+    for (StringLiteral name : kDebugAttrs)
+      names.push_back(StringAttr::get(ctx, name));
+    // Debug attributes are discardable; most ops have none at all, so look
+    // before building a new dictionary.
+    auto hasDebugAttr = [&](DictionaryAttr attrs) {
+      return attrs && !attrs.empty() &&
+             llvm::any_of(names, [&](StringAttr n) { return attrs.get(n); });
+    };
     bool changed = false;
     getOperation()->walk([&](Operation *op) {
-      for (StringLiteral name : kDebugAttrs)
-        changed |= bool(op->removeAttr(name));
+      if (hasDebugAttr(op->getRawDictionaryAttrs())) {
+        for (StringAttr name : names)
+          op->removeDiscardableAttr(name);
+        changed = true;
+      }
       auto func = dyn_cast<FunctionOpInterface>(op);
       if (!func)
         return;
       for (unsigned i = 0, e = func.getNumArguments(); i < e; ++i)
-        for (StringLiteral name : kDebugAttrs)
-          changed |= bool(
-              func.removeArgAttr(i, StringAttr::get(op->getContext(), name)));
+        if (hasDebugAttr(func.getArgAttrDict(i)))
+          for (StringAttr name : names)
+            changed |= bool(func.removeArgAttr(i, name));
       for (unsigned i = 0, e = func.getNumResults(); i < e; ++i)
-        for (StringLiteral name : kDebugAttrs)
-          changed |= bool(
-              func.removeResultAttr(i, StringAttr::get(op->getContext(), name)));
+        if (hasDebugAttr(func.getResultAttrDict(i)))
+          for (StringAttr name : names)
+            changed |= bool(func.removeResultAttr(i, name));
     });
     if (!changed)
       markAllAnalysesPreserved();

@@ -34,7 +34,8 @@ struct ConstantOrScalarSplitterPass
     // Users first: the copies made for a user add uses to the producers,
     // which are split when their turn comes.
     OpBuilder builder(&getContext());
-    int64_t clonesBefore = numClones;
+    // A local count: statistics may be compiled out.
+    int64_t clones = 0;
     for (Operation *op : llvm::reverse(order)) {
       Value result = op->getResult(0);
       SetVector<Operation *> users;
@@ -46,10 +47,11 @@ struct ConstantOrScalarSplitterPass
         builder.setInsertionPoint(user);
         Operation *copy = builder.clone(*op);
         user->replaceUsesOfWith(result, copy->getResult(0));
-        ++numClones;
+        ++clones;
       }
     }
-    if (numClones == clonesBefore)
+    numClones += clones;
+    if (clones == 0)
       markAllAnalysesPreserved();
   }
 };

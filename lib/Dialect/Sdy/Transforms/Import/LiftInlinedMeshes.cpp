@@ -38,11 +38,9 @@ struct LiftInlinedMeshesPass
 
     // New symbols for the inlined meshes, in order of first appearance.
     llvm::MapVector<MeshAttr, Operation *> inlined;
-    module.walk([&](Operation *op) {
-      op->getAttrDictionary().walk([&](TensorShardingAttr sharding) {
-        if (MeshAttr mesh = sharding.getInlinedMesh())
-          inlined.try_emplace(mesh, op);
-      });
+    walkShardings(module, [&](Operation *op, TensorShardingAttr sharding) {
+      if (MeshAttr mesh = sharding.getInlinedMesh())
+        inlined.try_emplace(mesh, op);
     });
     // Symbols must agree on the device count (the MeshOp verifier); an
     // inlined mesh that doesn't can't become one.

@@ -32,3 +32,16 @@ module @maximal {
     return %0 : tensor<8xf32>
   }
 }
+
+// -----
+
+// An inlined mesh held by an sdy op (an inherent attribute) is lifted too.
+// CHECK-LABEL: module @inherent
+// CHECK-NEXT: sdy.mesh @mesh = <["c"=2]>
+// CHECK: sdy.sharding_constraint %{{.*}} <@mesh, [{"c"}]>
+module @inherent {
+  func.func @f(%x: tensor<8xf32>) -> tensor<8xf32> {
+    %0 = sdy.sharding_constraint %x <mesh<["c"=2]>, [{"c"}]> : tensor<8xf32>
+    return %0 : tensor<8xf32>
+  }
+}

@@ -28,6 +28,18 @@ private:
   llvm::DenseMap<StringAttr, MeshAttr> meshes;
 };
 
+/// The attributes of `op` that can hold shardings, as one dictionary. Only
+/// sdy ops, functions and calls (argument and result attributes) keep
+/// shardings among their inherent attributes; for other ops this is the
+/// discardable dictionary, which costs nothing to get, where materializing
+/// their properties would cost an allocation per op.
+DictionaryAttr getShardingBearingAttrs(Operation *op);
+
+/// Calls `fn` on every TensorShardingAttr under `root` (its own attributes
+/// included), with the op holding it.
+void walkShardings(Operation *root,
+                   llvm::function_ref<void(Operation *, TensorShardingAttr)> fn);
+
 /// Replaces every TensorShardingAttr under `root` (its own attributes
 /// included) with `rewrite(sharding)`; `rewrite` returns its argument to keep
 /// it. Each distinct sharding is rewritten once. Returns whether any
