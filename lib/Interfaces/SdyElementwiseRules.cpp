@@ -25,6 +25,7 @@ struct ElementwiseRuleModel
   OpShardingRuleAttr getShardingRule(Operation *op) const {
     return OpShardingRuleBuilder::buildPointwise(op);
   }
+  bool isRuleDeterminedBySignature(Operation *) const { return true; }
 };
 
 /// Attaches the model to every elementwise op of `dialect`.

@@ -107,6 +107,7 @@ struct LinalgRuleModel
   OpShardingRuleAttr getShardingRule(Operation *op) const {
     return linalgRule(cast<linalg::LinalgOp>(op));
   }
+  bool isRuleDeterminedBySignature(Operation *) const { return true; }
 };
 
 template <typename... OpTys>

@@ -75,6 +75,7 @@ struct CollapseRuleModel
                        collapse.getReassociationIndices(),
                        /*expandedIsOperand=*/true);
   }
+  bool isRuleDeterminedBySignature(Operation *) const { return true; }
 };
 
 struct ExpandRuleModel
@@ -89,6 +90,7 @@ struct ExpandRuleModel
                        expand.getReassociationIndices(),
                        /*expandedIsOperand=*/false);
   }
+  bool isRuleDeterminedBySignature(Operation *) const { return true; }
 };
 
 } // namespace

@@ -148,6 +148,7 @@ struct RuleModel
   OpShardingRuleAttr getShardingRule(Operation *op) const {
     return Rule(cast<OpTy>(op));
   }
+  bool isRuleDeterminedBySignature(Operation *) const { return true; }
 };
 
 template <typename OpTy>

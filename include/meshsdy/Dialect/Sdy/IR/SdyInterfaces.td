@@ -114,6 +114,13 @@ def Sdy_ShardingRuleOpInterface : OpInterface<"ShardingRuleOpInterface"> {
     InterfaceMethod<"The op's sharding rule, or null if this instance of the "
         "op cannot be described by one (e.g. dynamic shapes).",
         "::mlir::sdy::OpShardingRuleAttr", "getShardingRule">,
+    InterfaceMethod<"Whether the rule is a function of the op's name, "
+        "inherent attributes (properties) and operand and result types "
+        "alone: propagation then builds one rule for all ops alike in those. "
+        "Models that look further (at regions, producers or users) keep the "
+        "default.",
+        "bool", "isRuleDeterminedBySignature", (ins), "",
+        [{ return false; }]>,
   ];
 }
 

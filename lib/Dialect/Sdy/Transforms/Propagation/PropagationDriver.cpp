@@ -720,15 +720,17 @@ LogicalResult Propagator::initialize() {
   // Conflicting groups get new sharding constraints: sync before collecting
   // the rules so that they get theirs.
   impl->counters.conflictingGroups = impl->groups.sync(module);
+  ShardingRuleCache rules;
   WalkResult walk = module->walk([&](Operation *op) {
     if (isa<ShardableDataFlowOpInterface>(op))
       impl->dataFlowOps.insert(op);
-    OpShardingRuleAttr rule;
+    ShardingRuleCache::Lookup lookup;
     if (auto constraint = dyn_cast<ShardingConstraintOp>(op))
-      rule = identityRule(constraint.getType(), 1);
+      lookup.rule = identityRule(constraint.getType(), 1);
     else if (!isa<ShardableDataFlowOpInterface, DataFlowEdgeOp,
                   PropagationBarrierOp>(op))
-      rule = getShardingRule(op);
+      lookup = rules.get(op);
+    OpShardingRuleAttr rule = lookup.rule;
     if (!rule) {
       if (isReportableBarrier(op)) {
         ++impl->counters.barrierOps;
@@ -738,7 +740,9 @@ LogicalResult Propagator::initialize() {
       }
       return WalkResult::advance();
     }
-    if (failed(impl->checkRule(op, rule)))
+    // A shared rule was checked against an op of the same types.
+    impl->counters.sharedRules += lookup.shared;
+    if (!lookup.shared && failed(impl->checkRule(op, rule)))
       return WalkResult::interrupt();
     impl->sites[op] = {
         {op, rule, /*isDataFlowEdge=*/false,

@@ -39,6 +39,7 @@ protected:
     this->numBarrierOps += counters.barrierOps;
     this->numSiteVisits += counters.siteVisits;
     this->numShardingUpdates += counters.shardingUpdates;
+    this->numSharedRules += counters.sharedRules;
   }
 };
 

@@ -61,6 +61,9 @@ defvar propagationStatistics = [
             "Visits of ops and data-flow edges, over all fixed points">,
   Statistic<"numShardingUpdates", "sharding-updates",
             "Shardings changed by propagation">,
+  Statistic<"numSharedRules", "shared-rules",
+            "Ops that took the rule built for an earlier op alike in name, "
+            "properties and types">,
 ];
 
 def BasicPropagationPass : Pass<"sdy-basic-propagate", "::mlir::ModuleOp"> {

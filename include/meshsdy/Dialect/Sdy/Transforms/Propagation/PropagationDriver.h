@@ -72,6 +72,7 @@ struct PropagationCounters {
   int64_t siteVisits = 0;
   int64_t shardingUpdates = 0;
   int64_t conflictingGroups = 0;
+  int64_t sharedRules = 0;
 };
 
 /// One run of propagation over a module.
