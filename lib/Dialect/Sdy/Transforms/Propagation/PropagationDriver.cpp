@@ -185,6 +185,11 @@ struct Propagator::Impl {
     return it->second;
   }
   Value shardableOf(Value value) {
+    // Most values are results of ops that own no edge: their own shardable
+    // value, no lookup needed.
+    if (auto result = dyn_cast<OpResult>(value);
+        result && !isDataFlowOp(result.getOwner()))
+      return value;
     return cached(shardableCache, value,
                   [](Value v) { return getShardableValue(v); });
   }
