@@ -18,9 +18,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import queue
 import subprocess
 import sys
+import tempfile
+import threading
 import time
+from typing import NoReturn
 
 from mlir import ir
 from mlir.passmanager import PassManager
@@ -97,15 +101,16 @@ def time_ours(text: str, repeat: int, verify: bool = True,
 
 
 # Shardy runs in a child process (jaxlib's MLIR can't share a process with
-# ours). It parses the program once per run and answers one line per run, so
-# that its runs interleave with ours: this machine's noise comes in bursts,
-# and a burst then slows both sides, not one.
+# ours). It answers one line per run, so that its runs interleave with ours:
+# this machine's noise comes in bursts, and a burst then slows both sides,
+# not one. It says "ready" once jax is imported and the program read, so
+# that the import does not overlap our first run.
 _SHARDY = r"""
 import json, sys, time
 from jax._src.lib.mlir import ir, passmanager
 from jax._src.interpreters import mlir as jmlir
-text = sys.stdin.readline()
-text = json.loads(text)
+text = json.loads(sys.stdin.readline())
+print("ready", flush=True)
 for line in sys.stdin:
     verify = line.strip() == "1"
     with jmlir.make_ir_context():
@@ -118,6 +123,63 @@ for line in sys.stdin:
         print(json.dumps({"seconds": seconds, "result": str(module)}), flush=True)
 """
 
+# How long one answer of Shardy's process may take (its import included).
+_ANSWER_TIMEOUT_S = 600
+
+
+class _Shardy:
+    """Shardy's process: one run per `run` call. Its stderr goes to a file
+    (a pipe nobody reads could fill and stall it) and every answer has a
+    deadline, so that a stuck child fails the bench instead of hanging it."""
+
+    def __init__(self, text: str) -> None:
+        self.stderr = tempfile.TemporaryFile(mode="w+")
+        self.child = subprocess.Popen([sys.executable, "-c", _SHARDY], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, stderr=self.stderr, text=True)
+        self.lines: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=self._read, daemon=True).start()
+        self._send(json.dumps(text) + "\n")
+        if self._answer() != "ready":
+            self._fail("did not start")
+
+    def _read(self) -> None:
+        assert self.child.stdout is not None
+        for line in self.child.stdout:
+            self.lines.put(line.strip())
+        self.lines.put("")  # end of output: the child exited
+
+    def _send(self, line: str) -> None:
+        assert self.child.stdin is not None
+        try:
+            self.child.stdin.write(line)
+            self.child.stdin.flush()
+        except BrokenPipeError:
+            self._fail("exited")
+
+    def _answer(self) -> str:
+        try:
+            line = self.lines.get(timeout=_ANSWER_TIMEOUT_S)
+        except queue.Empty:
+            self._fail(f"gave no answer in {_ANSWER_TIMEOUT_S} s")
+        if not line:
+            self._fail("exited")
+        return line
+
+    def _fail(self, what: str) -> NoReturn:
+        self.close()
+        self.stderr.seek(0)
+        raise RuntimeError(f"Shardy's process {what}:\n{self.stderr.read()[-2000:]}")
+
+    def run(self, verify: bool) -> tuple[float, str]:
+        self._send("1\n" if verify else "0\n")
+        answer = json.loads(self._answer())
+        return answer["seconds"], answer["result"]
+
+    def close(self) -> None:
+        if self.child.poll() is None:
+            self.child.kill()
+        self.child.wait()
+
 
 def time_both(ours_text: str, shardy_text: str, repeat: int,
               verify: bool) -> tuple[float, str, tuple[float, str] | None]:
@@ -129,27 +191,17 @@ def time_both(ours_text: str, shardy_text: str, repeat: int,
     except ImportError:
         seconds, result = time_ours(ours_text, repeat, verify)
         return seconds, result, None
-    child = subprocess.Popen([sys.executable, "-c", _SHARDY], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-    assert child.stdin is not None and child.stdout is not None
+    shardy = _Shardy(shardy_text)
     try:
-        child.stdin.write(json.dumps(shardy_text) + "\n")
         ours_best = theirs_best = float("inf")
         ours_out = theirs_out = ""
         for _ in range(repeat):
             seconds, ours_out = _run_ours(ours_text, verify, "sdy-propagation-pipeline")
             ours_best = min(ours_best, seconds)
-            child.stdin.write("1\n" if verify else "0\n")
-            child.stdin.flush()
-            line = child.stdout.readline()
-            if not line:
-                raise RuntimeError(child.stderr.read()[-2000:] if child.stderr else "Shardy's process died")
-            answer = json.loads(line)
-            theirs_best = min(theirs_best, answer["seconds"])
-            theirs_out = answer["result"]
+            seconds, theirs_out = shardy.run(verify)
+            theirs_best = min(theirs_best, seconds)
     finally:
-        child.stdin.close()
-        child.wait(timeout=600)
+        shardy.close()
     return ours_best, ours_out, (theirs_best, theirs_out)
 
 
@@ -169,6 +221,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--no-scaling", action="store_true")
     args = parser.parse_args()
+    if args.repeat < 1 or args.layers < 1:
+        parser.error("--repeat and --layers must be at least 1")
 
     print(f"MLP, {args.layers} layers, sdy-propagation-pipeline (best of {args.repeat}, parsing excluded):")
     for verify in (True, False):
