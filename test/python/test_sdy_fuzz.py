@@ -13,6 +13,7 @@ import random
 import re
 import subprocess
 from pathlib import Path
+from typing import Callable
 
 import meshsdy
 
@@ -76,6 +77,24 @@ def upstream_parser_crash(text: str) -> str | None:
     return match.group(1) if match else None
 
 
+def assert_only_upstream_parsers_crash(batch: list[str],
+                                       run_one: Callable[[str], subprocess.CompletedProcess[str]],
+                                       batch_exit: int) -> None:
+    """`batch` crashed as a whole (exit `batch_exit`): runs each input alone,
+    reports the first that crashes unless upstream_parser_crash explains it,
+    and requires that some input crashes alone."""
+    crashed = False
+    for text in batch:
+        single = run_one(text)
+        if single.returncode in (0, 1):
+            continue
+        crashed = True
+        assert upstream_parser_crash(text), (
+            f"mesh-opt exited {single.returncode} on:\n{text}\n{single.stderr[-2000:]}"
+        )
+    assert crashed, f"batch crashed ({batch_exit}) but no single input did"
+
+
 def mutate(text: str, rng: random.Random) -> str:
     spans = [m.span() for m in TOKEN.finditer(text)]
     if not spans:
@@ -122,17 +141,7 @@ def test_mutants_never_crash() -> None:
         if out.returncode in (0, 1):
             assert out.returncode == 0 or "error:" in out.stderr
             continue
-        # Find the mutant that crashes to report it.
-        crashed = False
-        for mutant in batch:
-            single = run([mutant])
-            if single.returncode in (0, 1):
-                continue
-            crashed = True
-            assert upstream_parser_crash(mutant), (
-                f"mesh-opt exited {single.returncode} on:\n{mutant}\n{single.stderr[-2000:]}"
-            )
-        assert crashed, f"batch crashed ({out.returncode}) but no single mutant did"
+        assert_only_upstream_parsers_crash(batch, lambda mutant: run([mutant]), out.returncode)
 
 
 def test_corpus_cases_still_run() -> None:

@@ -13,8 +13,6 @@
 
 #include "llvm/ADT/DenseMap.h"
 
-#include <memory>
-
 namespace mlir::sdy {
 #define GEN_PASS_DEF_OPPRIORITYPROPAGATIONPASS
 #include "meshsdy/Dialect/Sdy/Transforms/Propagation/Passes.h.inc"
@@ -182,12 +180,14 @@ LogicalResult mlir::sdy::propagateByOpPriority(Propagator &propagator,
                                                const DirectionFn &direction) {
   if (!runOpPriority)
     return propagateAggressively(propagator, strategy, direction);
-  auto priorities = std::make_shared<OpPriorities>();
+  // Outlives every fixed point below (the propagator keeps no direction
+  // function past propagate()).
+  OpPriorities priorities;
   for (size_t priority = 0; priority < OpPriorities::kNumPriorities;
        ++priority) {
-    DirectionFn atPriority = [priority, priorities, &direction](
+    DirectionFn atPriority = [priority, &priorities, &direction](
                                  const PropagationSite &site, int64_t factor) {
-      return intersectionOf(priorities->at(priority, site, factor),
+      return intersectionOf(priorities.at(priority, site, factor),
                             direction(site, factor));
     };
     // Each priority only widens the directions of the one before, and
