@@ -6,6 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
+#include "meshsdy/Dialect/Mesh/Interfaces/LocalPieces.h"
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
 #include "meshsdy/Interfaces/ExternalModels.h"
 
@@ -14,6 +16,8 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -21,7 +25,8 @@ using namespace mlir::mesh;
 
 namespace {
 
-/// The reduction `combiner` performs, or Generic.
+/// The reduction `combiner` performs, or Generic. Unsigned max/min are
+/// generic: a mesh reduction (and MPI's) compares integers as signed.
 ReductionKind kindOf(Operation *combiner) {
   if (!combiner)
     return ReductionKind::Generic;
@@ -29,72 +34,203 @@ ReductionKind kindOf(Operation *combiner) {
       .Case<arith::AddFOp, arith::AddIOp>([](auto) { return ReductionKind::Sum; })
       .Case<arith::MulFOp, arith::MulIOp>(
           [](auto) { return ReductionKind::Product; })
-      .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp,
-            arith::MaxUIOp>([](auto) { return ReductionKind::Max; })
-      .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp,
-            arith::MinUIOp>([](auto) { return ReductionKind::Min; })
+      .Case<arith::MaximumFOp, arith::MaxNumFOp, arith::MaxSIOp>(
+          [](auto) { return ReductionKind::Max; })
+      .Case<arith::MinimumFOp, arith::MinNumFOp, arith::MinSIOp>(
+          [](auto) { return ReductionKind::Min; })
       .Case<arith::AndIOp>([](auto) { return ReductionKind::BitwiseAnd; })
       .Case<arith::OrIOp>([](auto) { return ReductionKind::BitwiseOr; })
       .Case<arith::XOrIOp>([](auto) { return ReductionKind::BitwiseXor; })
       .Default([](Operation *) { return ReductionKind::Generic; });
 }
 
-/// True if `init` is a linalg.fill of the neutral element of `kind`, so that
-/// every device may start its partial reduction from it.
-bool isNeutralInit(Value init, ReductionKind kind) {
-  auto fill = init.getDefiningOp<linalg::FillOp>();
-  if (!fill)
-    return false;
-  Attribute value;
-  if (!matchPattern(fill.getInputs()[0], m_Constant(&value)))
-    return false;
-  switch (kind) {
-  case ReductionKind::Sum:
-  case ReductionKind::BitwiseOr:
-  case ReductionKind::BitwiseXor:
-    return matchPattern(fill.getInputs()[0], m_AnyZeroFloat()) ||
-           matchPattern(fill.getInputs()[0], m_Zero());
-  case ReductionKind::Product:
-    return matchPattern(fill.getInputs()[0], m_OneFloat()) ||
-           matchPattern(fill.getInputs()[0], m_One());
-  default:
-    return false;
-  }
+/// The one op that combines output `out` of `linalgOp` with a new value,
+/// or null.
+Operation *combinerOf(linalg::LinalgOp linalgOp, unsigned out) {
+  SmallVector<Operation *, 4> combiners;
+  if (!matchReduction(linalgOp.getRegionOutputArgs(), out, combiners) ||
+      combiners.size() != 1)
+    return nullptr;
+  return combiners.front();
 }
 
-/// The value `kind` leaves unchanged, for `type`, or null if unknown
-/// (integer max/min: signedness is not known here).
-TypedAttr neutralElement(Type type, ReductionKind kind) {
+/// The value `combiner` leaves unchanged, of `type`, or null if unknown.
+TypedAttr neutralElement(Operation *combiner, Type type) {
+  if (!combiner)
+    return {};
   if (auto floatType = dyn_cast<FloatType>(type)) {
     const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
-    switch (kind) {
-    case ReductionKind::Sum:
-      return FloatAttr::get(type, 0.0);
-    case ReductionKind::Product:
-      return FloatAttr::get(type, 1.0);
-    case ReductionKind::Max:
-      return FloatAttr::get(type, APFloat::getInf(semantics, /*Negative=*/true));
-    case ReductionKind::Min:
-      return FloatAttr::get(type, APFloat::getInf(semantics));
-    default:
-      return {};
+    auto value = [&](APFloat v) -> TypedAttr { return FloatAttr::get(type, v); };
+    return llvm::TypeSwitch<Operation *, TypedAttr>(combiner)
+        .Case<arith::AddFOp>([&](auto) { return value(APFloat::getZero(semantics)); })
+        .Case<arith::MulFOp>([&](auto) { return value(APFloat::getOne(semantics)); })
+        .Case<arith::MaximumFOp, arith::MaxNumFOp>(
+            [&](auto) { return value(APFloat::getInf(semantics, true)); })
+        .Case<arith::MinimumFOp, arith::MinNumFOp>(
+            [&](auto) { return value(APFloat::getInf(semantics)); })
+        .Default([](Operation *) { return TypedAttr(); });
+  }
+  auto intType = dyn_cast<IntegerType>(type);
+  if (!intType)
+    return {};
+  unsigned width = intType.getWidth();
+  auto value = [&](const APInt &v) -> TypedAttr {
+    return IntegerAttr::get(type, v);
+  };
+  return llvm::TypeSwitch<Operation *, TypedAttr>(combiner)
+      .Case<arith::AddIOp, arith::OrIOp, arith::XOrIOp, arith::MaxUIOp>(
+          [&](auto) { return value(APInt::getZero(width)); })
+      .Case<arith::MulIOp>([&](auto) { return value(APInt(width, 1)); })
+      .Case<arith::AndIOp, arith::MinUIOp>(
+          [&](auto) { return value(APInt::getAllOnes(width)); })
+      .Case<arith::MaxSIOp>(
+          [&](auto) { return value(APInt::getSignedMinValue(width)); })
+      .Case<arith::MinSIOp>(
+          [&](auto) { return value(APInt::getSignedMaxValue(width)); })
+      .Default([](Operation *) { return TypedAttr(); });
+}
+
+/// True if `init` is a linalg.fill of `neutral`, so that every device may
+/// start its partial reduction from it (zeros of either sign are alike).
+bool isNeutralInit(Value init, TypedAttr neutral) {
+  auto fill = init.getDefiningOp<linalg::FillOp>();
+  Attribute value;
+  if (!fill || !neutral ||
+      !matchPattern(fill.getInputs()[0], m_Constant(&value)))
+    return false;
+  if (auto f = dyn_cast<FloatAttr>(value))
+    if (auto n = dyn_cast<FloatAttr>(neutral))
+      return f.getValue().compare(n.getValue()) == APFloat::cmpEqual;
+  if (auto i = dyn_cast<IntegerAttr>(value))
+    if (auto n = dyn_cast<IntegerAttr>(neutral))
+      return i.getValue() == n.getValue();
+  return false;
+}
+
+/// The loops whose position the body of `linalgOp` reads (`linalg.index`).
+llvm::SmallSetVector<unsigned, 4> indexedLoops(linalg::LinalgOp linalgOp) {
+  llvm::SmallSetVector<unsigned, 4> loops;
+  linalgOp->walk([&](linalg::IndexOp index) {
+    if (index->getParentOp() == linalgOp.getOperation())
+      loops.insert(index.getDim());
+  });
+  return loops;
+}
+
+/// Where this device's part of loop `loop` starts in the whole iteration
+/// space, or null if the loop is not split. The loop's split is read off a
+/// tensor dimension it indexes alone. An even split needs only the local
+/// extent (in-group index x extent); an uneven one needs the global extent,
+/// which a function argument no longer shows (it is retyped in place).
+FailureOr<Value> buildLoopOffset(Operation *op, unsigned loop,
+                                 ArrayRef<AffineMap> maps,
+                                 ArrayRef<Value> localOperands,
+                                 ArrayRef<MeshSharding> operandShardings,
+                                 ArrayRef<MeshSharding> resultShardings,
+                                 SymbolTableCollection &symbolTables,
+                                 OpBuilder &builder) {
+  unsigned numOperands = op->getNumOperands();
+  AffineExpr loopExpr = getAffineDimExpr(loop, op->getContext());
+  for (auto [i, map] : llvm::enumerate(maps)) {
+    bool isOperand = i < numOperands;
+    const MeshSharding &sharding =
+        isOperand ? operandShardings[i] : resultShardings[i - numOperands];
+    if (!sharding)
+      continue;
+    for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+      if (expr != loopExpr || dim >= sharding.getSplitAxes().size() ||
+          sharding.getSplitAxes()[dim].empty())
+        continue;
+      MeshOp mesh = getMesh(op, sharding.getMeshAttr(), symbolTables);
+      if (!mesh)
+        return op->emitOpError("mesh '") << sharding.getMesh() << "' not found";
+      Location loc = op->getLoc();
+      Value global = isOperand ? op->getOperand(i)
+                               : op->getResult(i - numOperands);
+      auto localType =
+          isOperand ? dyn_cast<RankedTensorType>(localOperands[i].getType())
+                    : RankedTensorType();
+      if (localType && !localType.isDynamicDim(dim)) {
+        Value index = buildInGroupIndex(builder, loc, mesh,
+                                        sharding.getSplitAxes()[dim]);
+        return Value(arith::MulIOp::create(
+            builder, loc, index,
+            arith::ConstantIndexOp::create(builder, loc,
+                                           localType.getDimSize(dim))));
+      }
+      auto arg = dyn_cast<BlockArgument>(global);
+      bool retyped =
+          arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+      auto globalType = dyn_cast<RankedTensorType>(global.getType());
+      if (retyped || !globalType)
+        continue;
+      FailureOr<std::pair<Value, Value>> piece =
+          buildLocalPiece(builder, loc, mesh, globalType, sharding, dim);
+      if (succeeded(piece))
+        return piece->first;
     }
   }
-  if (auto intType = dyn_cast<IntegerType>(type)) {
-    switch (kind) {
-    case ReductionKind::Sum:
-    case ReductionKind::BitwiseOr:
-    case ReductionKind::BitwiseXor:
-      return IntegerAttr::get(type, 0);
-    case ReductionKind::Product:
-      return IntegerAttr::get(type, 1);
-    case ReductionKind::BitwiseAnd:
-      return IntegerAttr::get(type, APInt::getAllOnes(intType.getWidth()));
-    default:
-      return {};
+  for (auto [i, map] : llvm::enumerate(maps)) {
+    const MeshSharding &sharding = i < numOperands
+                                       ? operandShardings[i]
+                                       : resultShardings[i - numOperands];
+    for (auto [dim, expr] : llvm::enumerate(map.getResults()))
+      if (sharding && expr == loopExpr &&
+          dim < sharding.getSplitAxes().size() &&
+          !sharding.getSplitAxes()[dim].empty())
+        return op->emitOpError(
+            "unsupported by mesh-spmdization: linalg.index of a loop split "
+            "into pieces of different sizes whose whole extent is unknown");
+  }
+  return Value();
+}
+
+/// Clones `op` for this device; a `linalg.index` of a split loop then
+/// reads its global position: local index + where the device's part starts.
+LogicalResult cloneWithGlobalIndices(Operation *op,
+                                     ArrayRef<Value> localOperands,
+                                     ArrayRef<MeshSharding> operandShardings,
+                                     ArrayRef<MeshSharding> resultShardings,
+                                     IRMapping &mapping,
+                                     SymbolTableCollection &symbolTables,
+                                     OpBuilder &builder) {
+  auto linalgOp = cast<linalg::LinalgOp>(op);
+  llvm::SmallSetVector<unsigned, 4> loops = indexedLoops(linalgOp);
+  DenseMap<unsigned, Value> offsets;
+  if (!loops.empty()) {
+    SmallVector<AffineMap> maps = linalgOp.getIndexingMapsArray();
+    for (OpResult result : op->getResults())
+      maps.push_back(
+          maps[linalgOp.getDpsInitOperand(result.getResultNumber())
+                   ->getOperandNumber()]);
+    for (unsigned loop : loops) {
+      FailureOr<Value> offset =
+          buildLoopOffset(op, loop, maps, localOperands, operandShardings,
+                          resultShardings, symbolTables, builder);
+      if (failed(offset))
+        return failure();
+      if (*offset)
+        offsets[loop] = *offset;
     }
   }
-  return {};
+  FailureOr<Operation *> clone = mesh::detail::cloneForDevice(
+      op, localOperands, resultShardings, mapping, symbolTables, builder,
+      /*allowUneven=*/true);
+  if (failed(clone))
+    return failure();
+  if (offsets.empty())
+    return success();
+  OpBuilder::InsertionGuard guard(builder);
+  (*clone)->walk([&](linalg::IndexOp index) {
+    Value offset = offsets.lookup(index.getDim());
+    if (!offset || index->getParentOp() != *clone)
+      return;
+    builder.setInsertionPointAfter(index);
+    auto global = arith::AddIOp::create(builder, index.getLoc(),
+                                        index.getResult(), offset);
+    index.getResult().replaceAllUsesExcept(global, global);
+  });
+  return success();
 }
 
 template <typename OpTy>
@@ -110,12 +246,11 @@ struct LinalgShardingModel
     // One combiner for all outputs, or the reduction is generic.
     ReductionKind kind = ReductionKind::Generic;
     for (unsigned out = 0; out < linalgOp.getNumDpsInits(); ++out) {
-      SmallVector<Operation *, 4> combiners;
-      if (!matchReduction(linalgOp.getRegionOutputArgs(), out, combiners) ||
-          combiners.size() != 1)
+      Operation *combiner = combinerOf(linalgOp, out);
+      if (!combiner)
         return SmallVector<ReductionKind>(numReductions,
                                           ReductionKind::Generic);
-      ReductionKind outKind = kindOf(combiners.front());
+      ReductionKind outKind = kindOf(combiner);
       if (out > 0 && outKind != kind)
         outKind = ReductionKind::Generic;
       kind = outKind;
@@ -158,17 +293,18 @@ struct LinalgShardingModel
       // Look through the mesh.shard annotations to the init's definition.
       while (auto shard = init.getDefiningOp<ShardOp>())
         init = shard.getSrc();
-      if (isNeutralInit(init, sharding.getPartialType()))
-        continue;
       Value &local = operands[initOperand->getOperandNumber()];
       auto type = cast<RankedTensorType>(local.getType());
+      TypedAttr neutral = neutralElement(
+          combinerOf(linalgOp, result.getResultNumber()),
+          type.getElementType());
+      if (isNeutralInit(init, neutral))
+        continue;
       if (!type.hasStaticShape())
         return op->emitOpError(
             "unsupported by mesh-spmdization: a reduction split over mesh "
             "axes with an init that is not its neutral element, on shards "
             "of different sizes");
-      TypedAttr neutral =
-          neutralElement(type.getElementType(), sharding.getPartialType());
       if (!neutral)
         return op->emitOpError(
             "unsupported by mesh-spmdization: a reduction split over mesh "
@@ -192,9 +328,9 @@ struct LinalgShardingModel
       local = arith::SelectOp::create(builder, loc, first, local,
                                       neutralTensor);
     }
-    return mesh::detail::spmdizeByCloning(op, operands, resultShardings,
-                                          mapping, symbolTables, builder,
-                                          /*allowUneven=*/true);
+    return cloneWithGlobalIndices(op, operands, operandShardings,
+                                  resultShardings, mapping, symbolTables,
+                                  builder);
   }
 };
 

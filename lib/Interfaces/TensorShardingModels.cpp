@@ -180,6 +180,8 @@ struct ConcatShardingModel
 };
 
 /// tensor.pad: the padded dimensions stay whole, the others are parallel.
+/// A dimension whose position the padding region reads (its block argument)
+/// also stays whole: a device would see its local position there.
 struct PadShardingModel
     : ShardingInterface::ExternalModel<PadShardingModel, tensor::PadOp> {
   SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
@@ -190,9 +192,12 @@ struct PadShardingModel
   SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
     auto pad = cast<tensor::PadOp>(op);
     SmallVector<bool> fixed;
-    for (auto [low, high] :
-         llvm::zip(pad.getMixedLowPad(), pad.getMixedHighPad()))
-      fixed.push_back(!isZeroInteger(low) || !isZeroInteger(high));
+    Block &body = pad.getRegion().front();
+    for (auto [low, high, position] :
+         llvm::zip(pad.getMixedLowPad(), pad.getMixedHighPad(),
+                   body.getArguments()))
+      fixed.push_back(!isZeroInteger(low) || !isZeroInteger(high) ||
+                      !position.use_empty());
     return mapsKeepingWhole(op, fixed);
   }
 };

@@ -207,7 +207,7 @@ mlir::mesh::getLocalType(Operation *op, RankedTensorType global,
   return getLocalType(op->getLoc(), global, mesh, sharding, allowUneven);
 }
 
-LogicalResult mlir::mesh::detail::spmdizeByCloning(
+FailureOr<Operation *> mlir::mesh::detail::cloneForDevice(
     Operation *op, ArrayRef<Value> localOperands,
     ArrayRef<MeshSharding> resultShardings, IRMapping &mapping,
     SymbolTableCollection &symbolTables, OpBuilder &builder,
@@ -250,5 +250,14 @@ LogicalResult mlir::mesh::detail::spmdizeByCloning(
   for (auto [result, type] : llvm::zip(clone->getResults(), resultTypes))
     result.setType(type);
   mapping.map(op->getResults(), clone->getResults());
-  return success();
+  return clone;
+}
+
+LogicalResult mlir::mesh::detail::spmdizeByCloning(
+    Operation *op, ArrayRef<Value> localOperands,
+    ArrayRef<MeshSharding> resultShardings, IRMapping &mapping,
+    SymbolTableCollection &symbolTables, OpBuilder &builder,
+    bool allowUneven) {
+  return cloneForDevice(op, localOperands, resultShardings, mapping,
+                        symbolTables, builder, allowUneven);
 }

@@ -16,17 +16,18 @@ func.func @several_blocks(%a: tensor<8xf32>) -> tensor<8xf32> {
 
 mesh.mesh @mesh_4(shape = 4)
 
-// An integer max has no neutral element without knowing its signedness.
-func.func @integer_max_init(%a: tensor<8x16xi32>, %c: tensor<8xi32>) -> tensor<8xi32> {
+// A sum of `index` elements: no neutral element is known for the type, so
+// an init that may not be one cannot be kept to one device of each group.
+func.func @index_sum_init(%a: tensor<8x16xindex>, %c: tensor<8xindex>) -> tensor<8xindex> {
   %s = mesh.sharding @mesh_4 split_axes = [[], [0]] : !mesh.sharding
-  %a_s = mesh.shard %a to %s : tensor<8x16xi32>
+  %a_s = mesh.shard %a to %s : tensor<8x16xindex>
   // expected-error @+1 {{'linalg.reduce' op unsupported by mesh-spmdization: a reduction split over mesh axes with an init that is not its neutral element, for a reduction without a known neutral element of this type}}
-  %r = linalg.reduce ins(%a_s : tensor<8x16xi32>) outs(%c : tensor<8xi32>) dimensions = [1]
-    (%in: i32, %acc: i32) {
-      %m = arith.maxsi %in, %acc : i32
-      linalg.yield %m : i32
+  %r = linalg.reduce ins(%a_s : tensor<8x16xindex>) outs(%c : tensor<8xindex>) dimensions = [1]
+    (%in: index, %acc: index) {
+      %m = arith.addi %in, %acc : index
+      linalg.yield %m : index
     }
-  return %r : tensor<8xi32>
+  return %r : tensor<8xindex>
 }
 
 // -----

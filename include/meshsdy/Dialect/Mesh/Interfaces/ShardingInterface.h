@@ -98,6 +98,14 @@ LogicalResult spmdizeByCloning(Operation *op, ArrayRef<Value> localOperands,
                                IRMapping &mapping,
                                SymbolTableCollection &symbolTables,
                                OpBuilder &builder, bool allowUneven = false);
+/// spmdizeByCloning, returning the clone (for models that adjust it).
+FailureOr<Operation *> cloneForDevice(Operation *op,
+                                      ArrayRef<Value> localOperands,
+                                      ArrayRef<MeshSharding> resultShardings,
+                                      IRMapping &mapping,
+                                      SymbolTableCollection &symbolTables,
+                                      OpBuilder &builder,
+                                      bool allowUneven = false);
 } // namespace detail
 
 } // namespace mlir::mesh
