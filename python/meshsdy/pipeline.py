@@ -302,7 +302,7 @@ def sdy_stages(
         "symbol-dce", "sdy-lift-inlined-meshes", "sdy-remove-size-one-axes",
         "sdy-constant-or-scalar-splitter", "sdy-manual-axes-cleanup",
         "sdy-add-data-flow-edges", "sdy-import-func-calls",
-        f"sdy-apply-sharding-constraints{{{debug}}}", "sdy-sharding-group-import",
+        "sdy-constrain-collective-operands", f"sdy-apply-sharding-constraints{{{debug}}}", "sdy-sharding-group-import",
     ]
     propagation = [
         "sdy-user-priority-propagate{keep-sharding-rules=true "

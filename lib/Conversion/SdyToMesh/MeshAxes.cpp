@@ -46,6 +46,10 @@ SmallVector<int64_t> SplitMesh::getShape() const {
   for (const Axis &axis : axes)
     for (size_t i = 1; i < axis.cuts.size(); ++i)
       shape.push_back(axis.cuts[i] / axis.cuts[i - 1]);
+  // Only axes of size 1 (or none): one device, which a mesh.mesh of rank 0
+  // cannot say.
+  if (shape.empty())
+    shape.push_back(1);
   return shape;
 }
 

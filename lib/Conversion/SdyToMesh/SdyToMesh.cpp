@@ -59,9 +59,6 @@ struct ConvertSdyToMeshPass
   LogicalResult analyse(ModuleOp module, Dialect *sdyDialect) {
     for (auto meshOp : module.getOps<sdy::MeshOp>()) {
       sdy::MeshAttr mesh = meshOp.getMesh();
-      if (mesh.getAxes().empty())
-        return meshOp.emitOpError("unsupported by convert-sdy-to-mesh: a mesh "
-                                  "without axes");
       if (!mesh.getDeviceIds().empty())
         return meshOp.emitOpError("unsupported by convert-sdy-to-mesh: "
                                   "explicit device_ids");

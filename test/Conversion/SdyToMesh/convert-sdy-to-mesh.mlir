@@ -19,9 +19,40 @@ module @no_sdy {
 
 // -----
 
+// A maximal mesh names the one device it runs on, which a mesh.mesh
+// cannot say.
 module @maximal_mesh {
-  // expected-error @+1 {{'sdy.mesh' op unsupported by convert-sdy-to-mesh: a mesh without axes}}
+  // expected-error @+1 {{'sdy.mesh' op unsupported by convert-sdy-to-mesh: explicit device_ids}}
   sdy.mesh @mesh = <[], device_ids=[3]>
+}
+
+// -----
+
+// Meshes of one device (no axes, or only axes of size 1) become a mesh of
+// shape 1; a size-1 axis shards nothing.
+// CHECK-LABEL: module @one_device
+// CHECK-NEXT:    mesh.mesh @empty(shape = 1)
+// CHECK-NEXT:    mesh.mesh @x_1(shape = 1)
+// CHECK:         func.func @f(%{{.*}}: tensor<8xf32>)
+// CHECK:           mesh.sharding @x_1 split_axes = [[]] : !mesh.sharding
+module @one_device {
+  sdy.mesh @empty = <[]>
+  sdy.mesh @x_1 = <["x"=1]>
+  func.func @f(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@x_1, [{"x"}]>}) -> tensor<8xf32> {
+    return %a : tensor<8xf32>
+  }
+}
+
+// -----
+
+// CHECK-LABEL: module @size_one_axis
+// CHECK-NEXT:    mesh.mesh @x_1_y_2(shape = 2)
+// CHECK:           mesh.sharding @x_1_y_2 split_axes = [[0]] : !mesh.sharding
+module @size_one_axis {
+  sdy.mesh @x_1_y_2 = <["x"=1, "y"=2]>
+  func.func @f(%b: tensor<8xf32> {sdy.sharding = #sdy.sharding<@x_1_y_2, [{"x", "y"}]>}) -> tensor<8xf32> {
+    return %b : tensor<8xf32>
+  }
 }
 
 // -----

@@ -8,11 +8,9 @@
 using namespace mlir;
 using namespace mlir::sdy;
 
-/// `sharding` without the axes in `manualAxes` (the view from inside a
-/// manual_computation body).
-static TensorShardingAttr stripManualAxes(TensorShardingAttr sharding,
-                                          ManualAxesAttr manualAxes) {
-  if (!sharding || manualAxes.empty())
+TensorShardingAttr mlir::sdy::eraseManualAxes(TensorShardingAttr sharding,
+                                              ManualAxesAttr manualAxes) {
+  if (!sharding || !manualAxes || manualAxes.empty())
     return sharding;
   auto keep = [&](ArrayRef<AxisRefAttr> axes) {
     SmallVector<AxisRefAttr> kept;
@@ -23,10 +21,16 @@ static TensorShardingAttr stripManualAxes(TensorShardingAttr sharding,
   };
   MLIRContext *ctx = sharding.getContext();
   SmallVector<DimensionShardingAttr> dims;
-  for (DimensionShardingAttr dim : sharding.getDimShardings())
-    dims.push_back(DimensionShardingAttr::get(ctx, keep(dim.getAxes()),
-                                              dim.getIsClosed(),
-                                              dim.getPriority()));
+  for (DimensionShardingAttr dim : sharding.getDimShardings()) {
+    SmallVector<AxisRefAttr> axes = keep(dim.getAxes());
+    // A closed dimension left without axes has nothing a priority could
+    // rank (and such a sharding is invalid).
+    std::optional<int64_t> priority = dim.getPriority();
+    if (axes.empty() && dim.getIsClosed())
+      priority = std::nullopt;
+    dims.push_back(
+        DimensionShardingAttr::get(ctx, axes, dim.getIsClosed(), priority));
+  }
   return TensorShardingAttr::get(ctx, sharding.getMeshOrRef(), dims,
                                  keep(sharding.getReplicatedAxes()),
                                  keep(sharding.getUnreducedAxes()));
@@ -41,7 +45,7 @@ TensorShardingAttr mlir::sdy::getSharding(Value value) {
       return {};
     // Inside a manual computation, values are local w.r.t. the manual axes.
     if (auto manual = dyn_cast<ManualComputationOp>(owner))
-      return stripManualAxes(manual.getEdgeOwnerSharding(arg),
+      return eraseManualAxes(manual.getEdgeOwnerSharding(arg),
                              manual.getManualAxes());
     if (auto dataFlowOp = dyn_cast<ShardableDataFlowOpInterface>(owner))
       return dataFlowOp.getEdgeOwnerSharding(arg);

@@ -25,6 +25,12 @@ inline constexpr StringLiteral kShardingRuleAttr = "sdy.sharding_rule";
 /// axes (the body is local w.r.t. them).
 TensorShardingAttr getSharding(Value value);
 
+/// `sharding` without the axes named in `manualAxes`: the view from inside a
+/// manual_computation body. A closed dimension left without axes loses its
+/// priority.
+TensorShardingAttr eraseManualAxes(TensorShardingAttr sharding,
+                                   ManualAxesAttr manualAxes);
+
 } // namespace mlir::sdy
 
 #endif // MESHSDY_DIALECT_SDY_IR_VALUESHARDINGS_H

@@ -222,7 +222,7 @@ struct InsertExplicitReshardsPass
       if (!reduced.empty()) {
         auto allReduce = AllReduceOp::create(
             builder, op->getLoc(), result.getType(), value,
-            AxisRefListAttr::get(op->getContext(), reduced),
+            AxisRefListAttr::get(op->getContext(), mergedAxes(reduced, mesh)),
             changed ? target : original);
         added.insert(allReduce);
         value = allReduce.getResult();

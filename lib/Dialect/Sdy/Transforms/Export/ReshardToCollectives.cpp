@@ -65,17 +65,9 @@ DimPlan planDim(ArrayRef<AxisRefAttr> from, ArrayRef<AxisRefAttr> to,
   return plan;
 }
 
-/// `axes` with consecutive sub-axes of one axis merged, as shardings and
-/// collectives write them ({"y":(1)2, "y":(2)2} is {"y"}).
-AxisList merged(ArrayRef<AxisRefAttr> axes, MeshAttr mesh) {
-  AxisList result;
-  for (AxisRefAttr axis : axes)
-    appendOrMerge(result, axis, mesh);
-  return result;
-}
-
+/// mergedAxes as a list attribute, as collectives take them.
 AxisRefListAttr mergedList(ArrayRef<AxisRefAttr> axes, MeshAttr mesh) {
-  return AxisRefListAttr::get(mesh.getContext(), merged(axes, mesh));
+  return AxisRefListAttr::get(mesh.getContext(), mergedAxes(axes, mesh));
 }
 
 struct ReshardToCollectivesPass
@@ -116,7 +108,7 @@ struct ReshardToCollectivesPass
       SmallVector<DimensionShardingAttr> dimShardings;
       for (const AxisList &axes : dims)
         dimShardings.push_back(DimensionShardingAttr::get(
-            ctx, merged(axes, mesh), /*isClosed=*/true, {}));
+            ctx, mergedAxes(axes, mesh), /*isClosed=*/true, {}));
       return TensorShardingAttr::get(ctx, target.getMeshOrRef(), dimShardings,
                                      {}, unreduced);
     };
@@ -184,7 +176,7 @@ struct ReshardToCollectivesPass
                                   shardingOf()));
         bool placed = true;
         for (auto [d, dim] : llvm::enumerate(target.getDimShardings()))
-          placed &= ArrayRef(merged(dims[d], mesh)) == dim.getAxes();
+          placed &= ArrayRef(mergedAxes(dims[d], mesh)) == dim.getAxes();
         if (!placed)
           record(CollectivePermuteOp::create(builder, op.getLoc(), type,
                                              current, shardingOf()));

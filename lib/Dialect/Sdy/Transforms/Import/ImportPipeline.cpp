@@ -22,6 +22,8 @@ void mlir::sdy::addImportPipeline(OpPassManager &pm,
   // inlined (Shardy runs symbol-dce after it).
   if (importFuncCalls)
     pm.addPass(createImportFuncCallsPass());
+  // Before the constraints are applied: its constraints are applied too.
+  pm.addPass(createConstrainCollectiveOperandsPass());
   pm.addPass(createApplyShardingConstraintsPass(
       {options.debugShardingOrigins, options.debugPropagationEdgeSharding}));
   // After the constraints, so that members they sharded are seen.

@@ -54,27 +54,6 @@ TensorShardingAttr mlir::sdy::getValueSharding(Value value) {
   return getSharding(shardable);
 }
 
-TensorShardingAttr mlir::sdy::eraseManualAxes(TensorShardingAttr sharding,
-                                              ManualAxesAttr manualAxes) {
-  if (!sharding || !manualAxes || manualAxes.empty())
-    return sharding;
-  auto keep = [&](ArrayRef<AxisRefAttr> axes) {
-    SmallVector<AxisRefAttr> kept;
-    for (AxisRefAttr axis : axes)
-      if (!manualAxes.contains(axis.getName()))
-        kept.push_back(axis);
-    return kept;
-  };
-  MLIRContext *ctx = sharding.getContext();
-  SmallVector<DimensionShardingAttr> dims;
-  for (DimensionShardingAttr dim : sharding.getDimShardings())
-    dims.push_back(DimensionShardingAttr::get(
-        ctx, keep(dim.getAxes()), dim.getIsClosed(), dim.getPriority()));
-  return TensorShardingAttr::get(ctx, sharding.getMeshOrRef(), dims,
-                                 keep(sharding.getReplicatedAxes()),
-                                 keep(sharding.getUnreducedAxes()));
-}
-
 TensorShardingAttr mlir::sdy::addManualAxes(TensorShardingAttr outer,
                                             TensorShardingAttr local,
                                             ManualAxesAttr manualAxes) {

@@ -166,3 +166,21 @@ func.func @different_meshes_left_alone(
   %s = arith.addf %x, %y {sdy.sharding = #sdy.sharding_per_value<[<@mesh_b, [{"x"}]>]>} : tensor<8xf32>
   return %s : tensor<8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh_x_4 = <["x"=4]>
+
+// The contracting dimension is sharded by both halves of "x" (in either
+// order): the all_reduce names them merged, as its verifier asks.
+// CHECK-LABEL: func @reduce_over_sub_axes
+// CHECK:       %[[M:.*]] = linalg.matmul
+// CHECK-NEXT:  sdy.all_reduce {"x"} %[[M]] out_sharding=<@mesh_x_4, [{}, {}]> : tensor<8x4xf32>
+func.func @reduce_over_sub_axes(
+    %a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_x_4, [{}, {"x":(2)2, "x":(1)2}]>},
+    %b: tensor<8x4xf32> {sdy.sharding = #sdy.sharding<@mesh_x_4, [{"x":(2)2, "x":(1)2}, {}]>}) -> tensor<8x4xf32> {
+  %e = tensor.empty() {sdy.sharding = #sdy.sharding_per_value<[<@mesh_x_4, [{}, {}]>]>} : tensor<8x4xf32>
+  %m = linalg.matmul {sdy.sharding = #sdy.sharding_per_value<[<@mesh_x_4, [{}, {}]>]>}
+       ins(%a, %b : tensor<8x8xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
+  return %m : tensor<8x4xf32>
+}

@@ -58,3 +58,33 @@ func.func @not_constant(%x: tensor<8xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
   %m = arith.mulf %e, %x : tensor<8xf32>
   return %a, %m : tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// An scf.if on a scalar condition is not a scalar expansion when its
+// regions read a tensor from above; and an op with data-flow edges is never
+// split, even when its regions read only constants (each copy would get an
+// edge, and the merger would put both on one result).
+// CHECK-LABEL: func @region_ops_not_split
+// CHECK-COUNT-2: scf.if
+// CHECK-NOT:     scf.if
+func.func @region_ops_not_split(%a: tensor<8xf32>, %p: i1) -> (tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) {
+  %r = scf.if %p -> (tensor<8xf32>) {
+    %n = math.absf %a : tensor<8xf32>
+    scf.yield %n : tensor<8xf32>
+  } else {
+    scf.yield %a : tensor<8xf32>
+  }
+  %c = scf.if %p -> (tensor<8xf32>) {
+    %one = arith.constant dense<1.0> : tensor<8xf32>
+    scf.yield %one : tensor<8xf32>
+  } else {
+    %two = arith.constant dense<2.0> : tensor<8xf32>
+    scf.yield %two : tensor<8xf32>
+  }
+  %t = math.tanh %r : tensor<8xf32>
+  %u = math.exp %r : tensor<8xf32>
+  %v = math.tanh %c : tensor<8xf32>
+  %w = math.exp %c : tensor<8xf32>
+  return %t, %u, %v, %w : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
+}

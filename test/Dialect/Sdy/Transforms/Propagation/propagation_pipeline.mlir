@@ -66,3 +66,44 @@ func.func @manual(%x: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"
   } : (tensor<8x8xf32>) -> tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh_b_2 = <["b"=2]>
+
+// A priority on a dimension whose axes are all manual: inside the body the
+// dimension is closed and empty, which ranks nothing (it was an invalid
+// sharding, and an abort).
+// CHECK-LABEL: func @priority_on_manual_dim
+// CHECK-SAME:    %arg0: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh_b_2, [{"b"}]>}
+// CHECK:         sdy.manual_computation(%arg0) in_shardings=[<@mesh_b_2, [{"b"}]>] out_shardings=[<@mesh_b_2, [{"b"}]>] manual_axes={"b"}
+func.func @priority_on_manual_dim(%x: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.manual_computation(%x) in_shardings=[<@mesh_b_2, [{"b"}p0]>] out_shardings=[<@mesh_b_2, [{"b"}]>] manual_axes={"b"} (%l: tensor<4xf32>) {
+    sdy.return %l : tensor<4xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh_x_2 = <["x"=2]>
+
+// An scf.if result read by a reshard and by another op keeps one data-flow
+// edge (it was rejected: "expected input of sdy.data_flow_edge to have a
+// single user").
+// CHECK-LABEL: func @if_result_with_reshard_and_other_user
+// CHECK:         %[[R:.*]] = scf.if
+// CHECK:         } {sdy.sharding = #sdy.sharding_per_value<[<@mesh_x_2, [{}, {"x"}]>]>}
+// CHECK-NEXT:    sdy.reshard %[[R]] <@mesh_x_2, [{}, {}]>
+// CHECK-NEXT:    math.tanh %[[R]]
+func.func @if_result_with_reshard_and_other_user(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_x_2, [{}, {"x"}]>}, %p: i1) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %r = scf.if %p -> (tensor<8x8xf32>) {
+    %n = math.absf %a : tensor<8x8xf32>
+    scf.yield %n : tensor<8x8xf32>
+  } else {
+    scf.yield %a : tensor<8x8xf32>
+  }
+  %s = sdy.reshard %r <@mesh_x_2, [{}, {}]> : tensor<8x8xf32>
+  %t = math.tanh %r : tensor<8x8xf32>
+  return %s, %t : tensor<8x8xf32>, tensor<8x8xf32>
+}

@@ -17,8 +17,9 @@ namespace mlir::sdy {
 enum class ConstantKind {
   None,
   /// An op without side effects and with one tensor result of rank > 0
-  /// whose operands are all constant: results of Constant ops, or scalars
-  /// (non-tensors or rank-0 tensors) defined by constant-like ops.
+  /// whose operands (and the values its regions read from above) are all
+  /// constant: results of Constant ops, or scalars (non-tensors or rank-0
+  /// tensors) defined by constant-like ops.
   Constant,
   /// Such an op making a tensor out of scalars only, not all constant
   /// (`tensor.splat %arg`): copied per user, but its users are not constant.
@@ -26,8 +27,8 @@ enum class ConstantKind {
 };
 
 /// The kind of `op`, given the ops already known to be Constant
-/// (`constantOps`, earlier in the block). sdy ops other than `sdy.constant`
-/// are never split.
+/// (`constantOps`, earlier in the block). sdy ops other than `sdy.constant`,
+/// and ops with data-flow edges (scf.if, scf.for, ...), are never split.
 ConstantKind getConstantKind(Operation *op,
                              const llvm::DenseSet<Operation *> &constantOps);
 

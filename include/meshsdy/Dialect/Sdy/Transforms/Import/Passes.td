@@ -102,6 +102,34 @@ def AddDataFlowEdgesPass : Pass<"sdy-add-data-flow-edges", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::sdy::SdyDialect"];
 }
 
+def ConstrainCollectiveOperandsPass
+    : Pass<"sdy-constrain-collective-operands", "::mlir::ModuleOp"> {
+  let summary = "Pins the operand of each collective to the sharding it was written against";
+  let description = [{
+    A collective (`sdy.all_gather`, `sdy.all_slice`, `sdy.all_reduce`, ...)
+    is valid only for the sharding its operand has: applying it to that
+    sharding must give its `out_sharding`. Propagation decides the sharding
+    of a value, so a collective written before propagation would be made
+    invalid by axes reaching its operand from elsewhere. Each collective's
+    operand therefore goes through an `sdy.sharding_constraint` with the
+    sharding the collective was checked against, closed: the operand's own
+    sharding, or replicated when it has none (as the verifier reads a
+    missing one). An operand whose sharding is already fully closed, which
+    nothing can extend, is left alone. Propagation may still shard the value
+    itself differently; the constraint then becomes a reshard. The
+    collective's `out_sharding` is closed as well: an axis added to an open
+    dimension of it would not follow from the operand.
+
+    This is a meshsdy pass: Shardy inserts collectives only after
+    propagation.
+  }];
+  let dependentDialects = ["::mlir::sdy::SdyDialect"];
+  let statistics = [
+    Statistic<"numConstrained", "constrained-operands",
+              "Collective operands given a sharding constraint">,
+  ];
+}
+
 def ApplyShardingConstraintsPass
     : Pass<"sdy-apply-sharding-constraints", "::mlir::ModuleOp"> {
   let summary = "Applies the constraints that dictate the sharding of their input";

@@ -19,6 +19,7 @@
 #define MESHSDY_DIALECT_SDY_TRANSFORMS_PROPAGATION_SHARDABLEVALUES_H
 
 #include "meshsdy/Dialect/Sdy/IR/SdyOps.h"
+#include "meshsdy/Dialect/Sdy/IR/ValueShardings.h"
 #include "mlir/IR/Value.h"
 
 namespace mlir::sdy {
@@ -41,10 +42,6 @@ TensorShardingAttr getValueSharding(Value value);
 
 /// Sets the sharding of `value`; returns false if it is unshardable.
 bool setValueSharding(Value value, TensorShardingAttr sharding);
-
-/// `sharding` without the axes named in `manualAxes`.
-TensorShardingAttr eraseManualAxes(TensorShardingAttr sharding,
-                                   ManualAxesAttr manualAxes);
 
 /// `local` (a sharding without manual axes) with the manual axes of each
 /// dimension of `outer` put back in front, and the replicated and unreduced

@@ -149,6 +149,10 @@ PrefixKind comparePrefix(ArrayRef<AxisRefAttr> first,
 /// consecutive sub-axes ({"a":(1)2} + "a":(2)2 -> {"a":(1)4} or {"a"}).
 void appendOrMerge(AxisList &axes, AxisRefAttr axis, MeshAttr mesh);
 
+/// `axes` with consecutive sub-axes of one axis merged, as shardings and
+/// collectives write them ({"y":(1)2, "y":(2)2} is {"y"}).
+AxisList mergedAxes(ArrayRef<AxisRefAttr> axes, MeshAttr mesh);
+
 /// The longest prefix of `axis` that overlaps none of `others`, or null.
 AxisRefAttr prefixAvoiding(AxisRefAttr axis, ArrayRef<AxisRefAttr> others);
 
