@@ -551,11 +551,10 @@ class Comparison:
     def agrees(self, rtol: float | None = None, atol: float | None = None) -> bool:
         """True if every output matches within the tolerances (by default,
         each output's from `tolerances`)."""
-        import numpy as np
+        from .sim.tolerance import agree
 
         return all(
-            np.asarray(a).shape == np.asarray(e).shape
-            and np.allclose(a, e, rtol=self._tol(rtol, k), atol=self._tol(atol, k))
+            agree(a, e, self._tol(rtol, k), self._tol(atol, k))
             for k, (a, e) in enumerate(zip(self.actual, self.expected, strict=True))
         )
 
@@ -581,14 +580,16 @@ def partition_and_compare(
 
     from . import sim
     from .sim.annotations import boundary_shardings
-    from .sim.tolerance import default_tolerance
+    from .sim.inputs import index_bound
+    from .sim.tolerance import default_tolerance, max_abs_difference
 
     ctx = context or ir.Context()
     with ctx:
         global_module = ir.Module.parse(source)
         if inputs is None:
             rng = np.random.default_rng(seed)
-            inputs = [_random_input(arg.type, rng) for arg in _func_args(global_module, func_name)]
+            bound = index_bound(_func_types(global_module, func_name))
+            inputs = [_random_input(arg.type, rng, bound) for arg in _func_args(global_module, func_name)]
         expected = sim.simulate(global_module, func_name, list(inputs))
         tolerances = [default_tolerance(global_module, func_name, np.asarray(e).dtype) for e in expected]
 
@@ -610,8 +611,7 @@ def partition_and_compare(
         ]
         outputs = sim.simulate(partitioned, func_name, per_device_inputs, spmd=True)
         actual = [sim.unshard(out, s, mesh) for out, s in zip(outputs, out_shardings, strict=True)]
-    errors = [float(np.max(np.abs(np.asarray(a) - np.asarray(e)))) if np.size(e) else 0.0
-              for a, e in zip(actual, expected, strict=True)]
+    errors = [max_abs_difference(a, e) for a, e in zip(actual, expected, strict=True)]
     return Comparison(
         expected=list(expected),
         actual=actual,
@@ -629,17 +629,35 @@ def _func_args(module: ir.Module, name: str) -> list[ir.Value]:
     raise ValueError(f"no function @{name} in the module")
 
 
-def _random_input(type_: ir.Type, rng):
+def _func_types(module: ir.Module, name: str) -> list[ir.Type]:
+    """The argument and result types of function `name`."""
+    for op in module.body.operations:
+        if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == name:
+            ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+            return list(ftype.inputs) + list(ftype.results)
+    raise ValueError(f"no function @{name} in the module")
+
+
+def _random_input(type_: ir.Type, rng, index_limit: int):
+    """A random value of `type_`: normal floats, integers in [-8, 8),
+    booleans, and `index` values in [0, index_limit) (meshsdy.sim.inputs)."""
     import numpy as np
 
+    from .sim.inputs import is_index, random_indices
+    from .sim.irutil import dtype_of
+
+    if isinstance(type_, ir.ShapedType) and not type_.has_static_shape:
+        raise ValueError(f"an argument of type {type_} has no static shape to draw random "
+                         "values of: pass `inputs`")
     shape = list(type_.shape) if isinstance(type_, ir.RankedTensorType) else []
-    element = type_.element_type if isinstance(type_, ir.RankedTensorType) else type_
-    if isinstance(element, ir.IntegerType) and element.width == 1:
+    dtype = dtype_of(type_)
+    if is_index(type_):
+        value = random_indices(rng, shape, index_limit)
+    elif dtype == np.bool_:
         value = rng.integers(0, 2, size=shape).astype(np.bool_)
-    elif isinstance(element, ir.IntegerType):
-        value = rng.integers(-8, 8, size=shape).astype(f"int{element.width}")
+    elif dtype.kind == "i":
+        value = rng.integers(-8, 8, size=shape).astype(dtype)
     else:
-        dtype = np.float64 if isinstance(element, ir.F64Type) else np.float32
         value = rng.standard_normal(shape).astype(dtype)
     return value if shape or isinstance(type_, ir.RankedTensorType) else value[()]
 

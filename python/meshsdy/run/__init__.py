@@ -36,17 +36,28 @@ from mlir.passmanager import PassManager
 from .. import pipeline, sim
 from ..sim.annotations import boundary_shardings
 from ..sim.cli import error_line
-from ..sim.irutil import dtype_of
+from ..sim.irutil import dtype_of, static_shape
+from .expand import expand_isinf
+from .scalars import check_runnable_types, wrap_scalars
 
 #: The upstream lowering of a partitioned program with mpi ops to LLVM.
+#: Math ops: `math.ipowi` becomes an outlined loop (convert-math-to-funcs),
+#: ops with an LLVM intrinsic become intrinsics (convert-math-to-llvm), the
+#: others (erf, erfc, cbrt, asinh, acosh, atanh, ...) calls to libm's
+#: functions, as exact in f32 and f64 as the C library (convert-math-to-libm);
+#: `math.isinf`, which no upstream pass lowers, is expanded before
+#: (meshsdy.run.expand). They run after llvm-request-c-wrappers: the libm
+#: declarations must not ask for C wrappers, or the calls would go to
+#: `_mlir_ciface_erff`, which no library defines.
 LOWERING = (
     "builtin.module("
     "func.func(convert-elementwise-to-linalg),"
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map"
     " allow-return-allocs-from-loops},"
     "buffer-results-to-out-params{modify-public-functions},"
-    "convert-linalg-to-loops,widen-i1-memrefs,convert-math-to-llvm,convert-math-to-libm,expand-strided-metadata,"
-    "lower-affine,convert-scf-to-cf,func.func(llvm-request-c-wrappers),convert-to-llvm,"
+    "convert-linalg-to-loops,widen-i1-memrefs,expand-strided-metadata,"
+    "lower-affine,convert-scf-to-cf,func.func(llvm-request-c-wrappers),"
+    "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,"
     "reconcile-unrealized-casts)"
 )
 
@@ -77,6 +88,7 @@ def lower_to_llvm(module: ir.Module) -> None:
                 op.operation.erase()
         module.operation.attributes["dlti.map"] = ir.Attribute.parse(
             '#dlti.map<"MPI:Implementation" = "MPICH">')
+        expand_isinf(module)
         PassManager.parse(LOWERING).run(module.operation)
 
 
@@ -87,13 +99,22 @@ def _function(module: ir.Module, name: str) -> ir.Operation:
     raise RunError(f"no function @{name} in the module")
 
 
-def _tensor_types(types: Sequence[ir.Type], what: str) -> list[ir.RankedTensorType]:
-    result = []
-    for t in types:
-        if not isinstance(t, ir.RankedTensorType) or not t.has_static_shape:
-            raise RunError(f"{what} of type {t}: the runner takes statically shaped tensors only")
-        result.append(t)
-    return result
+def _runnable_types(types: Sequence[ir.Type], what: str) -> list[ir.Type]:
+    """`types` if the runner can pass them (static tensors and scalars)."""
+    try:
+        return check_runnable_types(types, what)
+    except ValueError as e:
+        raise RunError(str(e)) from None
+
+
+def _check_function(module: ir.Module, func: str, partitioned: bool) -> None:
+    """Refuses, before partitioning, a global function the runner cannot
+    pass values to (a dynamic shape). A partitioned function's local types
+    may be dynamic (uneven pieces): its global types are checked later."""
+    ftype = ir.FunctionType(ir.TypeAttr(_function(module, func).attributes["function_type"]).value)
+    if not partitioned:
+        _runnable_types(ftype.inputs, "an argument")
+        _runnable_types(ftype.results, "a result")
 
 
 def run(
@@ -119,7 +140,7 @@ def run(
             module = ir.Module.parse(source)
         except ir.MLIRError as e:
             raise RunError(error_line(e)) from None
-        _function(module, func)
+        _check_function(module, func, partitioned)
         try:
             if partitioned:
                 PassManager.parse("builtin.module(" + ",".join(pipeline.stages(lower_to="mpi")["lowering"]) + ")"
@@ -130,21 +151,24 @@ def run(
             raise RunError(f"partitioning failed: {error_line(e)}") from None
         func_op = _function(module, func)
         local = ir.FunctionType(ir.TypeAttr(func_op.attributes["function_type"]).value)
-        out_types = _tensor_types(local.results, "a result")
+        out_types = _runnable_types(local.results, "a result")
         boundary = boundary_shardings(module, func)
         arg_shardings, out_shardings = boundary or ([sim.Sharding()] * len(local.inputs),
                                                     [sim.Sharding()] * len(local.results))
-        arg_types = _tensor_types(_global_types(func_op, "arguments", local.inputs), "an argument")
+        arg_types = _runnable_types(_global_types(func_op, "arguments", local.inputs), "an argument")
         if len(inputs) != len(arg_types):
             raise RunError(f"@{func} takes {len(arg_types)} inputs, got {len(inputs)}")
         mesh = pipeline._sim_mesh(module)
         devices = math.prod(mesh.shape)
         if devices != ranks:
             raise RunError(f"the program's mesh has {devices} devices, but {ranks} ranks were asked for")
+        wrap_scalars(func_op)
         llvm_text, outs, arg_dtypes = _lowered(module, arg_types, out_types)
 
-    pieces = [sim.shard(np.asarray(x, dtype=d), s, mesh) if np.ndim(x) else [np.asarray(x, dtype=d)] * ranks
-              for x, s, d in zip(inputs, arg_shardings, arg_dtypes, strict=True)]
+    # Scalars and 0-d tensors are sharded too: one partial over an axis is
+    # held by one device of each group, the others hold the neutral element.
+    pieces = [sim.shard(_global_input(x, t, d, i), s, mesh)
+              for i, (x, s, t, d) in enumerate(zip(inputs, arg_shardings, arg_types, arg_dtypes, strict=True))]
     per_rank = _launch(llvm_text, func, [[p[r] for p in pieces] for r in range(ranks)], outs, timeout, timings)
     return [sim.unshard([per_rank[r][i] for r in range(ranks)], s, mesh)
             for i, s in enumerate(out_shardings)]
@@ -206,12 +230,14 @@ def run_unpartitioned(source: str, func: str, inputs: Sequence[np.ndarray], *,
         for sharding in shardings:
             sharding.erase()
         ftype = ir.FunctionType(ir.TypeAttr(func_op.attributes["function_type"]).value)
-        arg_types = _tensor_types(ftype.inputs, "an argument")
-        out_types = _tensor_types(ftype.results, "a result")
+        arg_types = _runnable_types(ftype.inputs, "an argument")
+        out_types = _runnable_types(ftype.results, "a result")
         if len(inputs) != len(arg_types):
             raise RunError(f"@{func} takes {len(arg_types)} inputs, got {len(inputs)}")
+        wrap_scalars(func_op)
         llvm_text, outs, arg_dtypes = _lowered(module, arg_types, out_types)
-    values = [np.asarray(x, dtype=d) for x, d in zip(inputs, arg_dtypes, strict=True)]
+    values = [_global_input(x, t, d, i)
+              for i, (x, t, d) in enumerate(zip(inputs, arg_types, arg_dtypes, strict=True))]
     return _launch(llvm_text, func, [values], outs, timeout, None)[0]
 
 
@@ -272,13 +298,23 @@ def _where(work: Path, ranks: int) -> str:
                      for stage, rs in stages.items())
 
 
-def _lowered(module: ir.Module, arg_types: Sequence[ir.RankedTensorType],
-             out_types: Sequence[ir.RankedTensorType]) -> tuple[str, list[dict], list[np.dtype]]:
+def _global_input(x: object, t: ir.Type, dtype: np.dtype, index: int) -> np.ndarray:
+    """Input `index` as an array of its argument's dtype and (global) shape."""
+    value = np.asarray(x, dtype=dtype)
+    shape = tuple(static_shape(t) or ())
+    if value.shape != shape:
+        raise RunError(f"input {index}: expected shape {list(shape)} for {t}, got {list(value.shape)}")
+    return value
+
+
+def _lowered(module: ir.Module, arg_types: Sequence[ir.Type],
+             out_types: Sequence[ir.Type]) -> tuple[str, list[dict], list[np.dtype]]:
     """`module` lowered to LLVM, as text, with what the workers need: the
-    outputs' shapes and dtypes, and the arguments' dtypes."""
+    outputs' shapes and dtypes (a scalar's: 0-d, see meshsdy.run.scalars),
+    and the arguments' dtypes."""
     try:
         lower_to_llvm(module)
     except ir.MLIRError as e:
         raise RunError(f"lowering to LLVM failed: {error_line(e)}") from None
-    outs = [{"shape": list(t.shape), "dtype": dtype_of(t.element_type).str} for t in out_types]
-    return str(module), outs, [dtype_of(t.element_type) for t in arg_types]
+    outs = [{"shape": list(static_shape(t) or ()), "dtype": dtype_of(t).str} for t in out_types]
+    return str(module), outs, [dtype_of(t) for t in arg_types]

@@ -20,29 +20,41 @@ from mlir import ir
 from . import RunError, _global_types, run, run_unpartitioned
 from .. import sim
 from ..sim.cli import OneLineParser, error_line, non_negative_int
-from ..sim.tolerance import default_tolerance
+from ..sim.tolerance import agree, default_tolerance, max_abs_difference
 
 
 def _inputs(source: str, func: str, kind: str, seed: int) -> list[np.ndarray]:
-    from ..sim.irutil import dtype_of
+    """Global inputs of `func`: zeros, ones, or random values (normal floats,
+    integers in [-8, 8), `index` values in [0, n), see meshsdy.sim.inputs);
+    scalar arguments get 0-d arrays. Dynamic shapes are refused."""
+    from ..sim.inputs import index_bound, is_index, random_indices
+    from ..sim.irutil import dtype_of, static_shape
+    from .scalars import check_runnable_types
 
     with ir.Context():
         module = ir.Module.parse(source)
         for op in module.body.operations:
             if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == func:
-                local = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value).inputs
-                types = _global_types(op.operation, "arguments", local)
+                ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
+                types = _global_types(op.operation, "arguments", ftype.inputs)
                 break
         else:
             raise RunError(f"no function @{func} in the module")
+        try:
+            check_runnable_types(types, "an argument")
+        except ValueError as e:
+            raise RunError(str(e)) from None
+        bound = index_bound(list(types) + list(ftype.results))
         rng = np.random.default_rng(seed)
         result = []
         for t in types:
-            shape, dtype = list(ir.RankedTensorType(t).shape), dtype_of(ir.RankedTensorType(t).element_type)
+            shape, dtype = list(static_shape(t) or ()), dtype_of(t)
             if kind == "zeros":
                 result.append(np.zeros(shape, dtype))
             elif kind == "ones":
                 result.append(np.ones(shape, dtype))
+            elif is_index(t):
+                result.append(random_indices(rng, shape, bound))
             elif dtype.kind == "f":
                 result.append(rng.standard_normal(shape).astype(dtype))
             else:
@@ -79,11 +91,10 @@ def main(argv: list[str] | None = None) -> int:
             return 0
         # The reference: the global program, natively on one process.
         expected = run_unpartitioned(source, args.func, inputs, timeout=args.timeout)
-        worst = max((float(np.max(np.abs(np.asarray(a, np.float64) - np.asarray(e, np.float64))))
-                     for a, e in zip(outputs, expected) if np.size(e)), default=0.0)
+        worst = max((max_abs_difference(a, e) for a, e in zip(outputs, expected)), default=0.0)
         with ir.Context():
             tolerances = [default_tolerance(ir.Module.parse(source), args.func, np.asarray(e).dtype) for e in expected]
-        ok = all(np.allclose(a, e, rtol=t, atol=t) for a, e, t in zip(outputs, expected, tolerances))
+        ok = all(agree(a, e, t, t) for a, e, t in zip(outputs, expected, tolerances))
         tol = f"rtol = atol = {max(tolerances, default=0.0):.3g}"
         print(f"agree (max abs difference {worst:.3g}, {tol})" if ok
               else f"disagree: max abs difference {worst:.3g} ({tol})")

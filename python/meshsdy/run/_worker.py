@@ -23,6 +23,7 @@ from mlir.execution_engine import ExecutionEngine  # noqa: E402
 from mlir.runtime import get_ranked_memref_descriptor  # noqa: E402
 
 import meshsdy  # noqa: E402,F401  (registers the dialects)
+from meshsdy.run._symbols import unresolved_symbols  # noqa: E402
 
 
 def _shared_libs() -> list[str]:
@@ -64,12 +65,16 @@ def _run(work: Path, rank: int) -> None:
         _stage(work, rank, "compiling")
         module = ir.Module.parse((work / "module.mlir").read_text())
         start = time.perf_counter()
-        engine = ExecutionEngine(module, opt_level=2, shared_libs=_shared_libs())
+        libs = _shared_libs()
+        engine = ExecutionEngine(module, opt_level=2, shared_libs=libs)
         try:
             engine.lookup(meta["func"])  # compiles (the JIT is lazy)
         except RuntimeError as e:
-            raise RuntimeError(f"JIT compilation of @{meta['func']} failed ({e}): a function it calls "
-                               "may have no definition in the module or the shared libraries") from None
+            missing = unresolved_symbols(module, libs)
+            why = (f"no definition of {', '.join(missing)} in the module, the process or the shared libraries"
+                   if missing else
+                   "a function it calls may have no definition in the module or the shared libraries")
+            raise RuntimeError(f"JIT compilation of @{meta['func']} failed ({e}): {why}") from None
         compiled = time.perf_counter()
         # With the C wrappers, every argument (results are out-params after
         # buffer-results-to-out-params) is a pointer to a memref descriptor.

@@ -12,6 +12,7 @@ outputs and reports whether they agree. Exit status: 0 ok/agree, 1 disagree,
 from __future__ import annotations
 
 import argparse
+import math
 import re
 import sys
 from collections.abc import Sequence
@@ -21,11 +22,12 @@ import numpy as np
 from mlir import ir
 
 from .annotations import argument_shardings, boundary_shardings, result_shardings
+from .inputs import DEFAULT_INDEX_BOUND, index_bound, is_index, random_indices
 from .interpreter import simulate
 from .irutil import dtype_of, static_shape
 from .mesh import Mesh
 from .program import Compiler
-from .tolerance import tolerance_for
+from .tolerance import agree, max_abs_difference, tolerance_for
 from .reductions import SimulationError
 from .sharding import shard, unshard
 
@@ -39,7 +41,10 @@ def _parse_shape(text: str) -> list[int]:
     return [int(p) for p in parts]
 
 
-def _make_input(t: ir.Type, kind: str, rng: np.random.Generator, what: str) -> Any:
+def _make_input(t: ir.Type, kind: str, rng: np.random.Generator, what: str,
+                index_limit: int = DEFAULT_INDEX_BOUND) -> Any:
+    """An input of type `t`: zeros, ones or random values (`index` values
+    in [0, index_limit), see meshsdy.sim.inputs)."""
     dtype = dtype_of(t)
     shape = static_shape(t)
     if shape is not None and any(s < 0 for s in shape):
@@ -49,6 +54,8 @@ def _make_input(t: ir.Type, kind: str, rng: np.random.Generator, what: str) -> A
         arr = np.zeros(dims, dtype)
     elif kind == "ones":
         arr = np.ones(dims, dtype)
+    elif is_index(t):
+        arr = random_indices(rng, dims, index_limit)
     elif dtype == np.bool_:
         arr = rng.integers(0, 2, size=dims).astype(dtype)
     elif np.issubdtype(dtype, np.integer):
@@ -70,8 +77,13 @@ def _describe(a: Any) -> str:
 
 
 def _load(path: str, ctx: ir.Context) -> ir.Module:
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
+    """Parse the MLIR file `path`; a file that is not UTF-8 text is a
+    `SimulationError` (one line, exit 2), as in run, explain and viz."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except UnicodeDecodeError as e:
+        raise SimulationError(f"cannot read {path}: {e}") from None
     with ctx, ir.Location.unknown():
         return ir.Module.parse(text)
 
@@ -95,6 +107,7 @@ def _run(args: argparse.Namespace) -> int:
             compiler = Compiler(module)
             fn = compiler.function(func)
             arg_types = fn.arg_types
+            bound = index_bound(fn.arg_types + fn.result_types)
         probe_spmd = args.spmd
         if probe_spmd is None:
             from .interpreter import DEVICE_OPS
@@ -104,7 +117,7 @@ def _run(args: argparse.Namespace) -> int:
             mesh_shape = args.mesh_shape or _module_mesh(compiler)
             n = Mesh(tuple(mesh_shape)).num_devices
             inputs: list[Any] = [
-                [_make_input(t, args.inputs, rng, f"input {i}") for _ in range(n)] for i, t in enumerate(arg_types)
+                [_make_input(t, args.inputs, rng, f"input {i}", bound) for _ in range(n)] for i, t in enumerate(arg_types)
             ]
             outs = simulate(module, func, inputs, mesh_shape=mesh_shape, spmd=True)
             mesh = Mesh(tuple(mesh_shape))
@@ -112,7 +125,7 @@ def _run(args: argparse.Namespace) -> int:
                 for d, v in enumerate(per_device):
                     print(f"output {k} device {mesh.multi_index(d)}: {_describe(v)}")
         else:
-            inputs = [_make_input(t, args.inputs, rng, f"input {i}") for i, t in enumerate(arg_types)]
+            inputs = [_make_input(t, args.inputs, rng, f"input {i}", bound) for i, t in enumerate(arg_types)]
             outs = simulate(module, func, inputs, mesh_shape=args.mesh_shape, spmd=False)
             for k, v in enumerate(outs):
                 print(f"output {k}: {_describe(v)}")
@@ -128,6 +141,22 @@ def _module_mesh(compiler: Compiler) -> list[int]:
     if len(shapes) == 1:
         return shapes[0]
     raise SimulationError("cannot tell the mesh shape; pass --mesh-shape")
+
+
+def _global_mesh_shape(gcompiler: Compiler, mesh: Mesh) -> list[int] | None:
+    """The mesh shape to run the global program with: its own when static
+    (the partitioned program's may be a refinement of it, as when the
+    sdy-to-mesh bridge cuts an axis into sub-axis pieces: the same devices
+    on more axes), else the partitioned program's. Refuses meshes of
+    different device counts."""
+    names = sorted(gcompiler.mesh_names_used) or sorted(gcompiler.meshes)
+    shape = gcompiler.meshes.get(names[0]) if names else None
+    if shape is None or any(s < 0 for s in shape):
+        return list(mesh.shape)
+    if math.prod(shape) != mesh.num_devices:
+        raise SimulationError(f"the global program's mesh {shape} has {math.prod(shape)} devices, "
+                              f"the partitioned program's {list(mesh.shape)} has {mesh.num_devices}")
+    return None
 
 
 def _compare(args: argparse.Namespace, ctx: ir.Context, module: ir.Module, func: str, rng: np.random.Generator) -> int:
@@ -147,8 +176,9 @@ def _compare(args: argparse.Namespace, ctx: ir.Context, module: ir.Module, func:
         pcompiler.function(func)
     mesh_shape = args.mesh_shape or _module_mesh(pcompiler if pcompiler.meshes else gcompiler)
     mesh = Mesh(tuple(mesh_shape))
-    inputs = [_make_input(t, args.inputs, rng, f"input {i}") for i, t in enumerate(gfn.arg_types)]
-    expected = simulate(global_module, gfunc, inputs, mesh_shape=mesh_shape, spmd=False)
+    bound = index_bound(gfn.arg_types + gfn.result_types)
+    inputs = [_make_input(t, args.inputs, rng, f"input {i}", bound) for i, t in enumerate(gfn.arg_types)]
+    expected = simulate(global_module, gfunc, inputs, mesh_shape=_global_mesh_shape(gcompiler, mesh), spmd=False)
     sharded = [shard(np.asarray(x), s, mesh) for x, s in zip(inputs, in_shardings)]
     got = simulate(module, func, sharded, mesh_shape=mesh_shape, spmd=True)
     if len(got) != len(expected):
@@ -170,8 +200,8 @@ def _compare(args: argparse.Namespace, ctx: ir.Context, module: ir.Module, func:
             print(f"output {k}: disagree (shape {list(value.shape)} != {list(want.shape)})")
             ok = False
             continue
-        diff = float(np.max(np.abs(value.astype(np.float64) - want.astype(np.float64)))) if value.size else 0.0
-        same = np.allclose(value, want, rtol=rtol, atol=atol, equal_nan=False)
+        diff = max_abs_difference(value, want)
+        same = agree(value, want, rtol, atol)
         ok &= bool(same)
         print(f"output {k}: {'agree' if same else 'disagree'} ({_describe(value)}, max abs diff {diff:.3g}, "
               f"rtol {rtol:.3g} atol {atol:.3g})")

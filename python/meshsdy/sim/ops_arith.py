@@ -57,6 +57,7 @@ def _round_away(x: Any) -> Any:
 
 
 _erf = np.vectorize(_math.erf, otypes=[np.float64])
+_erfc = np.vectorize(_math.erfc, otypes=[np.float64])
 
 _BINARY: dict[str, Fn] = {
     "arith.addi": np.add,
@@ -141,6 +142,7 @@ _UNARY: dict[str, Fn] = {
     "math.round": _round_away,
     "math.roundeven": np.rint,
     "math.erf": _erf,
+    "math.erfc": _erfc,
     "math.ctpop": lambda x: np.bitwise_count(_u(x)),
 }
 

@@ -27,6 +27,8 @@ from .irutil import (
     mesh_axes_array,
     reduction_from_text,
 )
+from .manual import MANUAL_BOUNDARY, outer_axes
+from .mesh import Mesh
 from .program import GLOBAL, LOCAL, Compiler, Kernel, attr_mesh_name, register
 from .reductions import SimulationError
 from .sharding import Sharding, shard_boxes, shard_shape, unshard
@@ -262,22 +264,23 @@ def _recv(op: ir.OpView, cc: Compiler) -> Kernel:
     return Kernel(LOCAL, run)
 
 
-#: The attribute marking the ends of a manual region (per-device code inside
-#: a global program; see convert-sdy-to-mesh and kManualBoundaryAttr).
-MANUAL_BOUNDARY = "mesh.manual_boundary"
-
-
 @register("builtin.unrealized_conversion_cast")
 def _manual_boundary(op: ir.OpView, cc: Compiler) -> Kernel:
     """An end of a manual region: "enter" gives each device its piece of
     the global value along the manual axes (the `mesh.sharding` operand),
     "exit" assembles the pieces; devices that hold the same piece (they
-    differ on free axes only) must agree. Other casts are not supported."""
+    differ on free axes only) must agree. In a nested region, the exit
+    assembles each piece of the enclosing regions separately (their axes
+    are `outer`, see meshsdy.sim.manual). Other casts are not
+    supported."""
     attrs = op.operation.attributes
     kind = ir.StringAttr(attrs[MANUAL_BOUNDARY]).value if MANUAL_BOUNDARY in attrs else None
     if kind not in ("enter", "exit") or len(op.operation.operands) != 2:
         raise SimulationError("the simulator does not support 'builtin.unrealized_conversion_cast' "
                               "other than the ends of a manual region")
+    outer: frozenset[int] = frozenset()
+    if kind == "exit":
+        outer = outer_axes(op.operation.operands[0], cc.analyses.setdefault("manual_levels", {}))
 
     def run(a: list[list[Any]], interp: Any) -> list[list[Any]]:
         values, shardings = a
@@ -291,7 +294,24 @@ def _manual_boundary(op: ir.OpView, cc: Compiler) -> Kernel:
             boxes = shard_boxes(np.shape(values[0]), sharding, mesh)
             return [[np.asarray(v)[tuple(slice(s, e) for s, e in boxes[d])].copy()
                      for d, v in enumerate(values)]]
-        whole = unshard([np.asarray(v) for v in values], sharding, mesh)
-        return [[whole] * len(values)]
+        return [_assemble([np.asarray(v) for v in values], sharding, mesh, outer)]
 
     return Kernel(GLOBAL, run)
+
+
+def _assemble(values: list[np.ndarray], sharding: Sharding, mesh: Mesh, outer: frozenset[int]) -> list[np.ndarray]:
+    """The whole value on each device, from the pieces `sharding` splits;
+    devices that differ on an `outer` axis assemble their own pieces."""
+    n = len(values)
+    result: list[np.ndarray] = [np.empty(0)] * n
+    # Each group shares its coordinates on the outer axes; its whole value
+    # comes from the pieces of its own devices, which stand for every device
+    # with the same coordinates on the other axes.
+    for group in mesh.groups([a for a in range(mesh.rank) if a not in outer]):
+        fixed = mesh.multi_index(group[0])
+        view = [values[mesh.linear_index([fixed[i] if i in outer else c for i, c in enumerate(mesh.multi_index(e))])]
+                for e in range(n)]
+        whole = unshard(view, sharding, mesh)
+        for d in group:
+            result[d] = whole
+    return result

@@ -1,8 +1,8 @@
 """Kernels for `func` and `scf`: calls, returns, loops and conditionals.
 
-`scf.for` and `scf.if` run their blocks on the devices whose bounds or
-condition select them; devices keep their own loop counters, so trip counts
-may differ between devices.
+`scf.for`, `scf.while` and `scf.if` run their blocks on the devices whose
+bounds or condition select them; devices keep their own loop counters and
+conditions, so trip counts may differ between devices.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ def _terminator(op: ir.OpView, cc: Compiler) -> Kernel:
     return Kernel(TERMINATOR, lambda *a: None)
 
 
-register("func.return", "scf.yield", "linalg.yield", "tensor.yield")(_terminator)
+register("func.return", "scf.yield", "scf.condition", "linalg.yield", "tensor.yield")(_terminator)
 
 
 @register("func.call")
@@ -78,6 +78,54 @@ def _for(op: ir.OpView, cc: Compiler) -> Kernel:
             frame[s] = c
 
     run.blocks = (body,)  # type: ignore[attr-defined]
+    return Kernel(CONTROL, run)
+
+
+def _set_per_device(target: list[list[Any]], values: list[list[Any]], devices: list[int]) -> list[list[Any]]:
+    """`target` (one list per value) with the entries of `devices` taken from
+    `values`; the lists are copies, so frames holding `target` keep theirs."""
+    result = []
+    for old, new in zip(target, values):
+        merged = list(old)
+        for d in devices:
+            merged[d] = new[d]
+        result.append(merged)
+    return result
+
+
+@register("scf.while")
+def _while(op: ir.OpView, cc: Compiler) -> Kernel:
+    """`scf.while`: the "before" block runs on the live devices and ends in
+    `scf.condition(%c) %args`; a device whose condition is false leaves the
+    loop with `%args` as the results, the others run the "after" block on
+    them, whose `scf.yield` feeds the next "before"."""
+    inits = [cc.slot(v) for v in op.operation.operands]
+    results = [cc.slot(r) for r in op.operation.results]
+    before = cc.block(op.regions[0].blocks[0])
+    after = cc.block(op.regions[1].blocks[0])
+
+    def run(interp: Any, frame: list[Any], active: list[int]) -> None:
+        n = interp.num_devices
+        carried = [list(frame[s]) for s in inits]
+        outs: list[list[Any]] = [[None] * n for _ in results]
+        live = list(active)
+        while live:
+            for s, c in zip(before.args, carried):
+                frame[s] = c
+            ys = interp.run_block(before, frame, live)
+            conds, forwarded = ys[0], ys[1:]
+            going = [d for d in live if bool(np.asarray(conds[d]))]
+            done = [d for d in live if not bool(np.asarray(conds[d]))]
+            outs = _set_per_device(outs, forwarded, done)
+            if not going:
+                break
+            for s, f in zip(after.args, forwarded):
+                frame[s] = list(f)
+            carried = _set_per_device(carried, interp.run_block(after, frame, going), going)
+            live = going
+        for s, o in zip(results, outs):
+            frame[s] = o
+
     return Kernel(CONTROL, run)
 
 

@@ -154,6 +154,9 @@ class Compiler:
         #: For each linalg op compiled, the elements combined into one result
         #: element (0: not static); see meshsdy.sim.tolerance.
         self.reduction_lengths: list[int] = []
+        #: Analyses of the module that kernel builders share, by name (e.g.
+        #: meshsdy.sim.manual's memo).
+        self.analyses: dict[str, Any] = {}
         for op in module.body.operations:
             name = op.operation.name
             if name == "func.func":

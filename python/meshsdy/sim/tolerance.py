@@ -44,3 +44,24 @@ def default_tolerance(module: ir.Module, func_name: str, dtype: np.dtype) -> flo
         compiler = Compiler(module)
         compiler.function(func_name)
     return tolerance_for(dtype, compiler.reduction_lengths)
+
+
+def max_abs_difference(actual: object, expected: object) -> float:
+    """The largest |actual - expected| (in float64, so booleans and narrow
+    integers neither fail nor wrap), where NaN on both sides counts as
+    equal and NaN on one side only as infinitely far; 0 for empty arrays."""
+    a = np.asarray(actual, np.float64)
+    e = np.asarray(expected, np.float64)
+    if not e.size:
+        return 0.0
+    both = np.isnan(a) & np.isnan(e)
+    diff = np.where(both, 0.0, np.abs(a - e))
+    return float(np.max(np.where(np.isnan(diff), np.inf, diff)))
+
+
+def agree(actual: object, expected: object, rtol: float, atol: float) -> bool:
+    """Whether `actual` matches `expected` in shape and, element by element,
+    within rtol/atol; NaNs must be at the same places (a program that
+    computes sqrt(-1) does so on every device)."""
+    a, e = np.asarray(actual), np.asarray(expected)
+    return a.shape == e.shape and bool(np.allclose(a, e, rtol=rtol, atol=atol, equal_nan=True))

@@ -3,8 +3,11 @@
 Draws how values of a `mesh` or `sdy` program (before or after
 propagation) are split over the devices: in the terminal, or as SVG/PNG
 with `--out`. Values are named as in the printed IR (`%arg0`, `%0`,
-`%sharded_1`) or as in FILE (`%x_s`); FILE `-` is stdin. Without `--value`, draws every value
-that has a sharding. With `--out` and several values, writes one file per
+`%sharded_1`) or as in FILE (`%x_s`); a function result whose result
+attributes give it an sdy sharding is `result0`, `result1`, ...; FILE `-`
+is stdin. Without `--value`, draws every value that has a sharding (a
+tensor of dynamic shape is described in words instead: its pieces' sizes
+are not known). With `--out` and several values, writes one file per
 value, `PATH` with `-NAME` before the suffix. Exit status: 0 ok, 2 error
 (one line on stderr).
 """
@@ -23,6 +26,7 @@ from mlir import ir
 
 from .api import save, terminal
 from .layout import VizError
+from .picture import describe
 from .program import ValueSharding, value_shardings
 
 __all__ = ["main"]
@@ -63,7 +67,8 @@ def _select(values: list[ValueSharding], wanted: Sequence[str], func: str) -> li
     chosen = []
     for w in wanted:
         name = w if w.startswith("%") else "%" + w
-        match = [v for v in values if v.name == name] or [v for v in values if v.source_name == name]
+        match = ([v for v in values if v.name == name] or [v for v in values if v.source_name == name]
+                 or [v for v in values if v.name == w])  # `result0`: a function result
         if not match:
             raise VizError(f"no tensor value {name} in @{func}")
         v = match[0]
@@ -89,15 +94,19 @@ def _run(args: argparse.Namespace) -> int:
     with ctx:
         values = value_shardings(module, args.func, source=text)
         func = args.func.lstrip("@") if args.func else _func_name(module)
+        described: list[ValueSharding] = []
         if args.value:
             chosen = _select(values, args.value, func)
         else:
             chosen = [v for v in values if v.layout is not None]
-            for v in values:
-                if v.layout is None and v.reason != "it has no sharding":
-                    print(f"skipped {v.names}: {v.reason}", file=sys.stderr)
-            if not chosen:
-                raise VizError(f"no value of @{func} has a sharding")
+            # A tensor of dynamic shape is described in words in the terminal.
+            described = [v for v in values if v.description is not None and args.out is None]
+            skipped = [v for v in values if v.layout is None and v.reason != "it has no sharding"
+                       and v not in described]
+            for v in skipped:
+                print(f"skipped {v.names}: {v.reason}", file=sys.stderr)
+            if not chosen and not described:
+                raise VizError(f"no value of @{func} can be drawn" if skipped else f"no value of @{func} has a sharding")
     if args.out is not None:
         out = Path(args.out)
         if out.suffix.lower() not in (".svg", ".png"):
@@ -119,6 +128,11 @@ def _run(args: argparse.Namespace) -> int:
         if k:
             console.print()
         console.print(terminal(v.layout, title=f"{v.names}: {v.type}", dims=args.dims, width=args.width, ascii=args.ascii))
+    for k, v in enumerate(described):
+        assert v.description is not None
+        if k or chosen:
+            console.print()
+        console.print(describe(v.description, title=f"{v.names}: {v.type}"), markup=False, soft_wrap=True)
     return 0
 
 

@@ -28,7 +28,9 @@ __all__ = [
     "VizError",
     "assemble",
     "device_list",
+    "dynamic_dims_of",
     "mesh_layout",
+    "nominal_shape",
 ]
 
 #: `[start, stop)` per tensor dim.
@@ -84,11 +86,20 @@ class Layout:
     empty: tuple[int, ...] = ()
     partial: str | None = None
     halo: bool = field(default=False)
+    #: Dims whose size is only known at run time (`?`). Such a layout
+    #: describes a tensor and is not drawn: `shape` holds, for each of
+    #: them, its number of pieces (see `nominal_shape`).
+    dynamic_dims: tuple[int, ...] = ()
 
     @property
     def summary(self) -> str:
         """`tensor 8x16 on mesh @mesh 2x2: split_axes = [[0]]`."""
-        return f"tensor {_shape_text(self.shape)} on mesh {self.mesh_text}: {self.sharding_text}"
+        return f"tensor {_shape_text(self.true_shape)} on mesh {self.mesh_text}: {self.sharding_text}"
+
+    @property
+    def true_shape(self) -> tuple[int, ...]:
+        """The tensor's shape, with -1 for the dynamic dims."""
+        return tuple(-1 if d in self.dynamic_dims else s for d, s in enumerate(self.shape))
 
     def block_of(self, device: int) -> Block | None:
         """The block `device` holds (None for an empty piece)."""
@@ -140,6 +151,7 @@ def assemble(
     notes: Sequence[str] = (),
     legend: Sequence[tuple[int, str]] = (),
     partial: str | None = None,
+    dynamic_dims: Sequence[int] = (),
 ) -> Layout:
     """Groups devices by the piece they hold into a `Layout`."""
     by_box: dict[Box, list[DeviceHolding]] = {}
@@ -175,7 +187,23 @@ def assemble(
         tuple(sorted(empty)),
         partial,
         halo,
+        tuple(dynamic_dims),
     )
+
+
+def nominal_shape(shape: Sequence[int], pieces: Sequence[int]) -> tuple[int, ...]:
+    """`shape` with each dynamic size (-1) replaced by its number of pieces
+    `pieces[dim]`: the pieces of a dynamic dim are one element each, which
+    lets a layout describe which device holds which piece of it."""
+    return tuple(n if s < 0 else s for s, n in zip(shape, pieces))
+
+
+def dynamic_dims_of(shape: Sequence[int], allow_dynamic: bool) -> tuple[int, ...]:
+    """The dynamic dims of `shape`; an error unless `allow_dynamic`."""
+    dims = tuple(d for d, s in enumerate(shape) if s < 0)
+    if dims and not allow_dynamic:
+        raise VizError(f"cannot draw a tensor of dynamic shape {_shape_text(shape)}")
+    return dims
 
 
 def _clip(box: Box, halos: Sequence[tuple[int, int]], shape: Sequence[int]) -> Box:
@@ -216,18 +244,25 @@ def mesh_layout(
     mesh: Mesh | Sequence[int],
     *,
     mesh_name: str | None = None,
+    allow_dynamic: bool = False,
 ) -> Layout:
     """The layout of a tensor of `shape` under a `mesh` dialect sharding.
 
     Pieces come from `meshsdy.sim.shard_boxes` (the simulator's and C++'s
     split rule, `sharded_dims_offsets` included), halos from
     `Sharding.halos`, summand groups from the mesh's device groups over
-    `partial_axes`.
+    `partial_axes`. A dynamic size (-1) is an error, unless
+    `allow_dynamic`: then the layout describes the tensor (which device
+    holds which piece, `Layout.dynamic_dims`) and is not drawn.
     """
     m = as_mesh(mesh)
-    shape = tuple(int(s) for s in shape)
-    if any(s < 0 for s in shape):
-        raise VizError(f"cannot draw a tensor of dynamic shape {_shape_text(shape)}")
+    true_shape = tuple(int(s) for s in shape)
+    dynamic = dynamic_dims_of(true_shape, allow_dynamic)
+    shape = true_shape
+    if dynamic:
+        if any(not 0 <= a < m.rank for axes in sharding.split_axes for a in axes):
+            raise VizError(f"a mesh axis of {list(sharding.split_axes)} is out of range for mesh {list(m.shape)}")
+        shape = nominal_shape(true_shape, [m.group_size(sharding.axes_of(d)) for d in range(len(true_shape))])
     try:
         boxes = shard_boxes(shape, sharding, m)
         halos = sharding.halos(len(shape))
@@ -246,7 +281,7 @@ def mesh_layout(
     name = mesh_name if mesh_name is not None else sharding.mesh
     shape_text = "x".join(str(s) for s in m.shape)
     mesh_text = f"@{name}(shape = {shape_text})" if name else shape_text
-    notes = _mesh_notes(sharding, shape, m, boxes)
+    notes = _mesh_notes(sharding, true_shape, m, boxes)
     legend = tuple(
         (d, "(" + ", ".join(str(c) for c in m.multi_index(d)) + ")") for d in range(m.num_devices)
     )
@@ -258,6 +293,7 @@ def mesh_layout(
         notes=notes,
         legend=legend,
         partial=sharding.partial_type if sharding.partial_axes else None,
+        dynamic_dims=dynamic,
     )
 
 
@@ -277,6 +313,10 @@ def _mesh_notes(
         groups = mesh.groups(axes)[0]
         sizes = [boxes[d][dim][1] - boxes[d][dim][0] for d in groups]
         how = _pieces(sizes)
+        if size < 0:
+            notes.append(f"dim {dim} (?) split over {_axes_text(axes)} into {len(sizes)} pieces, "
+                         "whose sizes are known at run time only")
+            continue
         if sharding.sharded_dims_offsets:
             how += " (sharded_dims_offsets)"
         elif len(set(sizes)) > 1:

@@ -17,14 +17,16 @@ import numpy as np
 
 from meshsdy.sim import Mesh
 
-from .layout import Box, Layout, VizError, device_list
+from .layout import Box, Layout, VizError, _shape_text, device_list
 
 __all__ = [
     "Cell",
     "Panel",
     "PanelCell",
     "Picture",
+    "describe",
     "groups_picture",
+    "layout_notes",
     "layout_picture",
     "panels",
 ]
@@ -194,8 +196,23 @@ def layout_picture(
 ) -> Picture:
     """The picture of a layout: one cell per block, labelled with its
     holders, then the summary, the notes and (for small meshes) which
-    device is where."""
+    device is where. A layout of a dynamic shape is not drawn (its pieces'
+    sizes are not known): `describe` says what it can."""
+    if layout.dynamic_dims:
+        raise VizError(f"cannot draw a tensor of dynamic shape {_shape_text(layout.true_shape)}")
     cells = tuple(Cell(b.box, b.held, b.label, i) for i, b in enumerate(layout.blocks))
+    notes = layout_notes(layout, legend)
+    if values is not None:
+        values = np.asarray(values)
+        if values.shape != layout.shape:
+            raise VizError(f"values of shape {list(values.shape)} for a tensor of shape {list(layout.shape)}")
+    head = f"{title}\non mesh {layout.mesh_text}: {layout.sharding_text}" if title else layout.summary
+    return Picture(layout.shape, cells, head, tuple(notes), "dim", values)
+
+
+def layout_notes(layout: Layout, legend: bool = True) -> list[str]:
+    """The notes under a layout's picture: its own, the devices with empty
+    pieces, and (with `legend`, for small meshes) which device is where."""
     notes = list(layout.notes)
     if layout.empty:
         if len(layout.empty) == 1:
@@ -204,12 +221,32 @@ def layout_picture(
             notes.append(f"devices {device_list(layout.empty)} hold empty pieces")
     if legend and 1 < len(layout.legend) <= 16:
         notes.append("devices: " + " ".join(f"{d}={where}" for d, where in layout.legend))
-    if values is not None:
-        values = np.asarray(values)
-        if values.shape != layout.shape:
-            raise VizError(f"values of shape {list(values.shape)} for a tensor of shape {list(layout.shape)}")
+    return notes
+
+
+def describe(layout: Layout, *, title: str = "") -> str:
+    """A layout in words, for one that cannot be drawn (a dynamic shape):
+    the title or summary, the mesh and sharding, which piece each device
+    holds, and the notes."""
     head = f"{title}\non mesh {layout.mesh_text}: {layout.sharding_text}" if title else layout.summary
-    return Picture(layout.shape, cells, head, tuple(notes), "dim", values)
+    lines = [head, f"not drawn: the tensor's shape {_shape_text(layout.true_shape)} is dynamic"]
+    lines += [f"device{'s' if len(b.devices) > 1 else ''} {b.label} hold{'' if len(b.devices) > 1 else 's'} "
+              f"{_piece_text(layout, b.box)}" for b in layout.blocks]
+    lines += layout_notes(layout)
+    return "\n".join(lines)
+
+
+def _piece_text(layout: Layout, box: Box) -> str:
+    """`[piece 2 of 2, 0:4]`: element ranges, and for a dynamic dim the
+    piece number out of how many (its pieces are one nominal element each;
+    `:` when it is not split)."""
+    parts = []
+    for d, (lo, hi) in enumerate(box):
+        if d in layout.dynamic_dims:
+            parts.append(f"piece {lo + 1} of {layout.shape[d]}" if layout.shape[d] > 1 else ":")
+        else:
+            parts.append(f"{lo}:{hi}")
+    return "[" + ", ".join(parts) + "]"
 
 
 def groups_picture(mesh_shape: Sequence[int], mesh_axes: Sequence[int]) -> Picture:

@@ -28,7 +28,7 @@ from meshsdy.dialects._sdy_axes import AxisRef
 from meshsdy.dialects._sdy_axes import Sharding as SdySharding
 from meshsdy.sim import split_bounds
 
-from .layout import DeviceHolding, Layout, VizError, _shape_text, assemble
+from .layout import DeviceHolding, Layout, VizError, assemble, dynamic_dims_of, nominal_shape
 
 __all__ = ["SdyMesh", "sdy_layout"]
 
@@ -138,12 +138,15 @@ def sdy_layout(
     mesh: Any,
     *,
     mesh_name: str | None = None,
+    allow_dynamic: bool = False,
 ) -> Layout:
     """The layout of a tensor of `shape` under an sdy sharding.
 
     `sharding` is an `sdy.TensorShardingAttr` or a
     `meshsdy.dialects.sdy.Sharding`; `mesh` an `sdy.MeshAttr`, an `SdyMesh`
-    or a dict of axis sizes (no explicit device ids).
+    or a dict of axis sizes (no explicit device ids). A dynamic size (-1)
+    is an error, unless `allow_dynamic`: then the layout describes the
+    tensor (`Layout.dynamic_dims`) and is not drawn.
     """
     s = _as_sdy_sharding(sharding)
     name = mesh_name if mesh_name is not None else str(s.mesh).lstrip("@")
@@ -152,16 +155,16 @@ def sdy_layout(
     m = SdyMesh.of(mesh, name)
     if m.name != name:
         m = SdyMesh(m.axes, m.device_ids, name)
-    shape = tuple(int(x) for x in shape)
-    if any(x < 0 for x in shape):
-        raise VizError(f"cannot draw a tensor of dynamic shape {_shape_text(shape)}")
-    if len(s.dims) != len(shape):
-        raise VizError(f"sharding doesn't match tensor rank: {len(s.dims)} != {len(shape)}")
+    true_shape = tuple(int(x) for x in shape)
+    dynamic = dynamic_dims_of(true_shape, allow_dynamic)
+    if len(s.dims) != len(true_shape):
+        raise VizError(f"sharding doesn't match tensor rank: {len(s.dims)} != {len(true_shape)}")
     coords = _Coords(m)
     for ref in [r for d in s.dims for r in d] + list(s.replicated) + list(s.unreduced):
         coords.check(ref)
 
     counts = [math.prod(r.get_size(m.sizes) for r in refs) for refs in s.dims]
+    shape = nominal_shape(true_shape, counts)
     bounds = [split_bounds(size, n) if refs else None for size, n, refs in zip(shape, counts, s.dims)]
     sizes = [size for _, size in m.axes]
     holdings = []
@@ -191,22 +194,25 @@ def sdy_layout(
     notes = []
     for dim, (size, refs) in enumerate(zip(shape, s.dims)):
         open_ = dim < len(s.open_dims) and s.open_dims[dim]
+        size_text = "?" if dim in dynamic else str(size)
         if refs:
             b = bounds[dim]
             assert b is not None
             piece_sizes = [hi - lo for lo, hi in zip(b, b[1:])]
             how = f"{len(piece_sizes)} pieces of {piece_sizes[0]}"
-            if len(set(piece_sizes)) > 1:
+            if dim in dynamic:
+                how = f"{len(piece_sizes)} pieces, whose sizes are known at run time only"
+            elif len(set(piece_sizes)) > 1:
                 how = (
                     f"{len(piece_sizes)} uneven pieces {', '.join(map(str, piece_sizes))}"
                     f" (the first {size % len(piece_sizes)} get one more)"
                 )
             notes.append(
-                f"dim {dim} ({size}) split over {_refs_text(refs)} into {how}"
+                f"dim {dim} ({size_text}) split over {_refs_text(refs)} into {how}"
                 + ("; open: propagation may split it further" if open_ else "")
             )
         elif open_:
-            notes.append(f"dim {dim} ({size}) open: propagation may split it")
+            notes.append(f"dim {dim} ({size_text}) open: propagation may split it")
     if s.unreduced:
         notes.append(
             f"unreduced over {_refs_text(s.unreduced)}: a piece is the sum of the "
@@ -237,4 +243,5 @@ def sdy_layout(
         notes=notes,
         legend=legend,
         partial="sum" if s.unreduced else None,
+        dynamic_dims=dynamic,
     )
