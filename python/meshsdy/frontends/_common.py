@@ -1,0 +1,46 @@
+"""What every front door shares: its error, and the check that nothing
+foreign is left in a converted program."""
+
+from __future__ import annotations
+
+from mlir import ir
+
+#: Dialects whose ops meshsdy propagates, partitions, simulates and runs.
+SUPPORTED_DIALECTS = frozenset({
+    "builtin", "func", "arith", "math", "linalg", "tensor", "scf", "cf", "sdy", "mesh",
+})
+
+
+class FrontendError(Exception):
+    """A program a front door cannot turn into meshsdy's IR; the message is
+    one line, naming what and where."""
+
+
+def foreign_ops(module: ir.Module | ir.Operation) -> list[ir.Operation]:
+    """The ops of `module`, in program order, whose dialect meshsdy does not
+    run (SUPPORTED_DIALECTS)."""
+    found: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        dialect = op.name.split(".", 1)[0]
+        if dialect not in SUPPORTED_DIALECTS:
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    root = module.operation if isinstance(module, ir.Module) else module
+    root.walk(visit)
+    return found
+
+
+def check_no_foreign_ops(module: ir.Module | ir.Operation, source: str) -> None:
+    """Raises FrontendError naming the first op of `module` that meshsdy
+    does not run, with its location, and how many there are; `source` names
+    the front door ("StableHLO", "torch-mlir", ...)."""
+    found = foreign_ops(module)
+    if not found:
+        return
+    names = sorted({op.name for op in found})
+    first = found[0]
+    raise FrontendError(
+        f"{source}: '{first.name}' at {first.location} has no conversion to meshsdy's ops"
+        + (f" ({len(found)} such ops: {', '.join(names)})" if len(found) > 1 else ""))
