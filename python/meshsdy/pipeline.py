@@ -39,7 +39,10 @@ from ._sizes import ArgumentBounds, SizeBounds
 ExtraPass = Union[str, Callable[[ir.Operation, object], None]]
 
 #: Where extra passes may be inserted, in pipeline order.
-INSERTION_POINTS = ("before-propagation", "after-propagation", "after-spmdization", "after-lowering")
+#: "after-sdy-propagation" runs only for sdy programs, on the program with
+#: every sdy sharding decided, before the explicit reshards.
+INSERTION_POINTS = ("before-propagation", "after-sdy-propagation", "after-propagation", "after-spmdization",
+                    "after-lowering")
 TRAVERSALS = ("forward", "backward", "forward-backward", "backward-forward")
 LOWERINGS = (None, "mesh", "mpi")
 
@@ -173,19 +176,24 @@ def spmdize(
 
     record_peak_before.internal = True  # type: ignore[attr-defined]
     sdy_boundaries: dict[str, tuple[list[str | None], list[str | None]]] = {}
+    sdy_propagation: list[ExtraPass] = []
     bridge: list[ExtraPass] = []
     if is_sdy_program(module):
         def record_sdy_boundaries(op: ir.Operation, pass_: object) -> None:
             sdy_boundaries.update(_sdy_boundaries(op))
 
         record_sdy_boundaries.internal = True  # type: ignore[attr-defined]
-        bridge = [p for group in sdy_stages().values() for p in group]
-        bridge += [record_sdy_boundaries, "func.func(sdy-insert-explicit-reshards)",
-                   "func.func(sdy-reshard-to-collectives)", "convert-sdy-to-mesh"]
+        sdy_propagation = [p for group in sdy_stages().values() for p in group]
+        bridge = [record_sdy_boundaries, "func.func(sdy-insert-explicit-reshards)",
+                  "func.func(sdy-reshard-to-collectives)", "convert-sdy-to-mesh"]
+    elif extra.get("after-sdy-propagation"):
+        raise ValueError("the insertion point 'after-sdy-propagation' needs an sdy program")
     order = [
         ("record-peak-before", [record_peak_before]),
         ("before-propagation", []),
-        ("sdy", bridge),
+        ("sdy-propagation", sdy_propagation),
+        ("after-sdy-propagation", []),
+        ("sdy-export", bridge),
         ("propagation", groups["propagation"]),
         ("after-propagation", []),
         ("spmdization", groups["spmdization"]),
@@ -201,7 +209,8 @@ def spmdize(
         argument_bounds.update(_argument_bounds(op))
 
     record_argument_bounds.internal = True  # type: ignore[attr-defined]
-    order.insert(5, ("record-argument-bounds", [record_argument_bounds]))
+    after_propagation = [name for name, _ in order].index("after-propagation")
+    order.insert(after_propagation + 1, ("record-argument-bounds", [record_argument_bounds]))
     remarks: list[tuple[str, str]] = []
 
     def on_diagnostic(diagnostic: ir.Diagnostic) -> bool:
