@@ -3,10 +3,9 @@
 #include "meshsdy/InitMeshsdy.h"
 
 #include "meshsdy/Conversion/Passes.h"
-#include "meshsdy/Conversion/SdyToMesh/SdySpmdizePipeline.h"
+#include "meshsdy/Conversion/SpmdizePipelines.h"
 #include "meshsdy/Dialect/Mesh/IR/MeshDialect.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
-#include "meshsdy/Dialect/Mesh/Transforms/Pipelines.h"
 #include "meshsdy/Dialect/Sdy/IR/SdyDialect.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Export/Passes.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Import/Passes.h"
@@ -28,12 +27,11 @@ void mlir::meshsdy::registerAllPasses() {
   static bool registered = [] {
     registerMeshsdyConversionPasses();
     mesh::registerMeshPasses();
-    mesh::registerSpmdizePipeline();
     sdy::registerSdyImportPasses();
     sdy::registerSdyPropagationPasses();
     sdy::registerSdyExportPasses();
     sdy::registerSdyPipelines();
-    meshsdy::registerSdySpmdizePipeline();
+    meshsdy::registerSpmdizePipelines();
     return true;
   }();
   (void)registered;

@@ -8,6 +8,14 @@
 #include "MeshsdyModule.h"
 
 #include "meshsdy-c/Dialects.h"
+#include "meshsdy-c/Pipelines.h"
+
+#include <nanobind/stl/pair.h>
+#include <nanobind/stl/string.h>
+#include <nanobind/stl/vector.h>
+
+#include <utility>
+#include <vector>
 
 using namespace meshsdy::python;
 
@@ -36,6 +44,37 @@ NB_MODULE(_meshsdy, m) {
       "Inserts the mesh and sdy dialects into a DialectRegistry.");
   m.def("register_passes", &mlirMeshsdyRegisterAllPasses,
         "Registers the meshsdy passes with MLIR's global pass registry.");
+  m.def(
+      "pipeline_stages",
+      [](const std::string &name, const std::string &options) {
+        struct Collected {
+          std::vector<std::pair<std::string, std::vector<std::string>>> stages;
+          std::string error;
+        } collected;
+        auto onStage = [](MlirStringRef stage, MlirStringRef pass, void *data) {
+          auto &stages = static_cast<Collected *>(data)->stages;
+          if (pass.length == 0)
+            stages.emplace_back(std::string(stage.data, stage.length),
+                                std::vector<std::string>());
+          else
+            stages.back().second.emplace_back(pass.data, pass.length);
+        };
+        auto onError = [](MlirStringRef message, void *data) {
+          static_cast<Collected *>(data)->error.assign(message.data,
+                                                       message.length);
+        };
+        if (mlirLogicalResultIsFailure(mlirMeshsdyGetPipelineStages(
+                mlirStringRefCreate(name.data(), name.size()),
+                mlirStringRefCreate(options.data(), options.size()), onStage,
+                onError, &collected)))
+          throw nb::value_error(collected.error.c_str());
+        return collected.stages;
+      },
+      nb::arg("name"), nb::arg("options") = "",
+      "The stages of a meshsdy pipeline (mesh-spmdize-pipeline, "
+      "sdy-spmdize-pipeline, sdy-propagation-pipeline) for textual options, "
+      "as [(stage, [pass text, ...]), ...]: the pipeline's one definition, in "
+      "C++.");
 
   nb::module_ mesh = m.def_submodule("mesh", "mesh dialect attributes");
   populateMeshAttributes(mesh);

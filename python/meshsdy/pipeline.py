@@ -47,33 +47,48 @@ TRAVERSALS = ("forward", "backward", "forward-backward", "backward-forward")
 LOWERINGS = (None, "mesh", "mpi")
 
 
-def stages(traversal: str = "forward-backward", lower_to: str | None = None,
-           debug_sharding_origins: bool = False) -> dict[str, list[str]]:
-    """The pipeline's passes, grouped by stage (the insertion points follow
-    the stage of the same name). `debug_sharding_origins` gives every
-    annotation propagation adds a location naming the user annotation its
-    sharding came from (see mesh-sharding-propagation)."""
+def _cpp_stages(name: str, options: Mapping[str, object]) -> dict[str, list[str]]:
+    """The stages of the C++ pipeline `name` with `options` (dashed names),
+    as pass texts: the pipelines are defined once, in C++
+    (lib/Conversion/Pipelines/SpmdizePipelines.cpp,
+    lib/Dialect/Sdy/Transforms/Propagation/PropagationPipeline.cpp)."""
+    from ._mlir_libs import _meshsdy
+
+    def text(value: object) -> str:
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        return str(value)
+
+    flat = " ".join(f"{key}={text(value)}" for key, value in options.items())
+    return {stage: list(passes) for stage, passes in _meshsdy.pipeline_stages(name, flat)}
+
+
+def _spmdize_options(traversal: str, lower_to: str | None, debug_sharding_origins: bool) -> dict[str, object]:
     if traversal not in TRAVERSALS:
         raise ValueError(f"traversal must be one of {TRAVERSALS}, got {traversal!r}")
     if lower_to not in LOWERINGS:
         raise ValueError(f"lower_to must be one of {LOWERINGS}, got {lower_to!r}")
-    result = {
-        "propagation": [f"mesh-module-sharding-propagation{{traversal={traversal}"
-                        f"{' debug-sharding-origins=true' if debug_sharding_origins else ''}}}"],
-        "spmdization": ["func.func(mesh-spmdization)", "canonicalize", "cse"],
-        "lowering": [],
-    }
-    if lower_to == "mesh":
-        result["lowering"] = [
-            "func.func(mesh-simplify)",
-            "func.func(mesh-lower-all-slice)",
-            "func.func(mesh-lower-process-index)",
-            "canonicalize",
-            "cse",
-        ]
-    elif lower_to == "mpi":
-        result["lowering"] = ["func.func(mesh-simplify)", "convert-mesh-to-mpi", "canonicalize", "cse"]
-    return result
+    return {"traversal": traversal, "lower-to": lower_to or "none",
+            "debug-sharding-origins": debug_sharding_origins}
+
+
+def stages(traversal: str = "forward-backward", lower_to: str | None = None,
+           debug_sharding_origins: bool = False) -> dict[str, list[str]]:
+    """The passes of `mesh-spmdize-pipeline`, grouped by stage
+    ("propagation", "spmdization", "lowering"; the insertion points follow
+    the stage of the same name). `debug_sharding_origins` gives every
+    annotation propagation adds a location naming the user annotation its
+    sharding came from (see mesh-sharding-propagation)."""
+    return _cpp_stages("mesh-spmdize-pipeline", _spmdize_options(traversal, lower_to, debug_sharding_origins))
+
+
+def sdy_spmdize_stages(traversal: str = "forward-backward", lower_to: str | None = None,
+                       debug_sharding_origins: bool = False) -> dict[str, list[str]]:
+    """The passes of `sdy-spmdize-pipeline`, grouped by stage: "sdy-import",
+    "sdy-propagation", "sdy-export" (Shardy's propagation pipeline),
+    "sdy-to-mesh" (explicit reshards, collectives, the bridge), then the
+    stages of `stages`."""
+    return _cpp_stages("sdy-spmdize-pipeline", _spmdize_options(traversal, lower_to, debug_sharding_origins))
 
 
 def pipeline_string(traversal: str = "forward-backward", lower_to: str | None = None,
@@ -183,9 +198,9 @@ def spmdize(
             sdy_boundaries.update(_sdy_boundaries(op))
 
         record_sdy_boundaries.internal = True  # type: ignore[attr-defined]
-        sdy_propagation = [p for group in sdy_stages().values() for p in group]
-        bridge = [record_sdy_boundaries, "func.func(sdy-insert-explicit-reshards)",
-                  "func.func(sdy-reshard-to-collectives)", "convert-sdy-to-mesh"]
+        sdy = sdy_spmdize_stages(traversal, lower_to, debug_sharding_origins)
+        sdy_propagation = sdy["sdy-import"] + sdy["sdy-propagation"] + sdy["sdy-export"]
+        bridge = [record_sdy_boundaries, *sdy["sdy-to-mesh"]]
     elif extra.get("after-sdy-propagation"):
         raise ValueError("the insertion point 'after-sdy-propagation' needs an sdy program")
     order = [
@@ -193,7 +208,7 @@ def spmdize(
         ("before-propagation", []),
         ("sdy-propagation", sdy_propagation),
         ("after-sdy-propagation", []),
-        ("sdy-export", bridge),
+        ("sdy-to-mesh", bridge),
         ("propagation", groups["propagation"]),
         ("after-propagation", []),
         ("spmdization", groups["spmdization"]),
@@ -298,44 +313,16 @@ def sdy_stages(
     avoid_export_for_partitioning: bool = False,
 ) -> dict[str, list[str]]:
     """The passes of `sdy-propagation-pipeline` with these options, grouped
-    by stage (import, propagation, export), in the order the C++ pipeline
-    runs them (lib/Dialect/Sdy/Transforms/Propagation/PropagationPipeline.cpp;
-    a test checks both give the same result)."""
-
-    def flag(value: bool) -> str:
-        return "true" if value else "false"
-
-    debug = (f"debug-sharding-origins={flag(debug_sharding_origins)} "
-             f"debug-propagation-edge-sharding={flag(debug_propagation_edge_sharding)}")
-    imports = [
-        "symbol-dce", "sdy-lift-inlined-meshes", "sdy-remove-size-one-axes",
-        "sdy-constant-or-scalar-splitter", "sdy-manual-axes-cleanup",
-        "sdy-add-data-flow-edges", "sdy-import-func-calls",
-        "sdy-constrain-collective-operands", f"sdy-apply-sharding-constraints{{{debug}}}", "sdy-sharding-group-import",
-    ]
-    propagation = [
-        "sdy-user-priority-propagate{keep-sharding-rules=true "
-        f"conservative-propagation={flag(conservative_propagation)} {debug}}}",
-        "sdy-export-named-computations",
-    ]
-    keep_debug = debug_sharding_origins or debug_propagation_edge_sharding
-    exports = [
-        "func.func(sdy-constant-or-scalar-merger)",
-        f"func.func(sdy-sink-data-flow-edges{{sink-debug-sharding-origins={flag(debug_sharding_origins)} "
-        f"sink-debug-propagation-edge-sharding={flag(debug_propagation_edge_sharding)}}})",
-    ]
-    if not avoid_export_for_partitioning:
-        exports += ["sdy-remove-sharding-groups", "func.func(sdy-remove-propagation-barriers)",
-                    "func.func(sdy-sharding-constraint-to-reshard)"]
-    if update_non_divisible_input_output_shardings:
-        exports += ["sdy-update-non-divisible-input-output-shardings",
-                    "sdy-remove-sub-axes-in-input-output-shardings"]
-    exports.append("sdy-close-shardings")
-    if not keep_debug:
-        exports.append("sdy-remove-propagation-debug-info")
-    if not keep_sharding_rules:
-        exports.append("func.func(sdy-drop-sharding-rules)")
-    return {"import": imports, "propagation": propagation, "export": exports}
+    by stage (import, propagation, export), from the C++ pipeline."""
+    options = {
+        "keep-sharding-rules": keep_sharding_rules,
+        "conservative-propagation": conservative_propagation,
+        "debug-sharding-origins": debug_sharding_origins,
+        "debug-propagation-edge-sharding": debug_propagation_edge_sharding,
+        "update-non-divisible-input-output-shardings": update_non_divisible_input_output_shardings,
+        "avoid-export-for-partitioning": avoid_export_for_partitioning,
+    }
+    return _cpp_stages("sdy-propagation-pipeline", options)
 
 
 def sdy_pipeline_string(**options: bool) -> str:

@@ -10,7 +10,7 @@
 
 #include "meshsdy/Conversion/SdyToMesh/SdyToMesh.h"
 
-#include "../../Dialect/Mesh/Transforms/ShardingAnnotations.h"
+#include "meshsdy/Dialect/Mesh/Transforms/ShardingAnnotations.h"
 #include "MeshAxes.h"
 #include "meshsdy/Dialect/Mesh/IR/MeshOps.h"
 #include "meshsdy/Dialect/Sdy/IR/SdyOps.h"

@@ -8,14 +8,13 @@
 //===----------------------------------------------------------------------===//
 
 #include "meshsdy/Dialect/Mesh/Transforms/CostReport.h"
-#include "meshsdy/Conversion/SdyToMesh/SdySpmdizePipeline.h"
 #include "meshsdy/Dialect/Mesh/IR/MeshOps.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
-#include "meshsdy/Dialect/Mesh/Transforms/Pipelines.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "llvm/Support/Format.h"
 
 #include <map>
@@ -206,11 +205,21 @@ struct MeshCostReport : mesh::impl::MeshCostReportBase<MeshCostReport> {
     if (annotated && !partitioned) {
       copy = module.clone();
       PassManager pm(&getContext(), ModuleOp::getOperationName());
-      SpmdizePipelineOptions options;
-      options.traversal = traversal;
-      std::string text = sdy ? meshsdy::getSdySpmdizePipelineText(options)
-                             : getSpmdizePipelineText(options);
-      if (failed(parsePassPipeline(text, pm)) ||
+      // The sdy pipeline lives in a layer above this one: it is found by
+      // name in the pass registry, not called.
+      StringRef name = sdy ? "sdy-spmdize-pipeline" : "mesh-spmdize-pipeline";
+      const PassPipelineInfo *pipeline = PassPipelineInfo::lookup(name);
+      std::string options =
+          "traversal=" + stringifyTraversalOrder(traversal).str();
+      auto report = [&](const Twine &message) {
+        module.emitError("mesh-cost-report: ") << message;
+        return failure();
+      };
+      if (!pipeline)
+        return module.emitError("mesh-cost-report: ")
+                   << name << " is not registered",
+               signalPassFailure();
+      if (failed(pipeline->addToPipeline(pm, options, report)) ||
           failed(pm.run(*copy))) {
         module.emitError("mesh-cost-report: partitioning a copy failed");
         return signalPassFailure();

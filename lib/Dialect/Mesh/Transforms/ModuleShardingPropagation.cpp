@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "ShardingAnnotations.h"
+#include "meshsdy/Dialect/Mesh/Transforms/ShardingAnnotations.h"
 #include "ShardingPropagation.h"
 #include "meshsdy/Dialect/Mesh/IR/ShardNormalization.h"
 

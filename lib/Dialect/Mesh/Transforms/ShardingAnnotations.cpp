@@ -1,6 +1,6 @@
 //===- ShardingAnnotations.cpp - write mesh.shard annotations -------------===//
 
-#include "ShardingAnnotations.h"
+#include "meshsdy/Dialect/Mesh/Transforms/ShardingAnnotations.h"
 
 #include "Interner.h"
 

@@ -20,7 +20,7 @@
 #include "Interner.h"
 #include "LoopStructures.h"
 #include "Prefetch.h"
-#include "ShardingAnnotations.h"
+#include "meshsdy/Dialect/Mesh/Transforms/ShardingAnnotations.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "meshsdy/Dialect/Mesh/IR/ShardNormalization.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"

@@ -14,7 +14,7 @@
 #include "Interner.h"
 #include "LoopStructures.h"
 #include "Resharding.h"
-#include "ShardingAnnotations.h"
+#include "meshsdy/Dialect/Mesh/Transforms/ShardingAnnotations.h"
 
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"

@@ -14,6 +14,9 @@ namespace mlir::mesh {
 /// Order of the two directions of sharding propagation.
 enum class TraversalOrder { Forward, Backward, ForwardBackward, BackwardForward };
 
+/// The option spelling of `order` (`forward-backward`, ...).
+StringRef stringifyTraversalOrder(TraversalOrder order);
+
 #define GEN_PASS_DECL
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h.inc"
 

@@ -11,6 +11,7 @@
 #ifndef MESHSDY_DIALECT_SDY_TRANSFORMS_PIPELINES_H
 #define MESHSDY_DIALECT_SDY_TRANSFORMS_PIPELINES_H
 
+#include "meshsdy/Support/PipelineStages.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassOptions.h"
 
@@ -108,6 +109,11 @@ void addImportPipeline(OpPassManager &pm,
 /// Adds the passes of `sdy-export-pipeline` to `pm`.
 void addExportPipeline(OpPassManager &pm,
                        const ExportPipelineOptions &options);
+/// The stages of `sdy-propagation-pipeline`: "import", "propagation"
+/// (user-priority propagation, named computations exported), "export".
+SmallVector<meshsdy::PipelineStage>
+getPropagationPipelineStages(const PropagationPipelineOptions &options);
+
 /// Adds the passes of `sdy-propagation-pipeline` to `pm`.
 void addPropagationPipeline(OpPassManager &pm,
                             const PropagationPipelineOptions &options);

@@ -9,40 +9,56 @@
 using namespace mlir;
 using namespace mlir::sdy;
 
-void mlir::sdy::addPropagationPipeline(
-    OpPassManager &pm, const PropagationPipelineOptions &options) {
-  ImportPipelineOptions importOptions;
-  importOptions.debugShardingOrigins = options.debugShardingOrigins;
-  importOptions.debugPropagationEdgeSharding =
-      options.debugPropagationEdgeSharding;
-  addImportPipeline(pm, importOptions, /*importFuncCalls=*/true);
+SmallVector<meshsdy::PipelineStage> mlir::sdy::getPropagationPipelineStages(
+    const PropagationPipelineOptions &options) {
+  // Plain copies: the stages outlive `options`.
+  bool debugOrigins = options.debugShardingOrigins;
+  bool debugEdges = options.debugPropagationEdgeSharding;
+  bool keepRules = options.keepShardingRules;
+  bool conservative = options.conservativePropagation;
+  bool reportBarriers = options.reportBarriers;
+  bool updateNonDivisible = options.updateNonDivisibleInputOutputShardings;
+  bool avoidExport = options.avoidExportForPartitioning;
+  std::string dumpDirectory = options.moduleDumpDirectory;
 
+  auto import = [=](OpPassManager &pm) {
+    ImportPipelineOptions importOptions;
+    importOptions.debugShardingOrigins = debugOrigins;
+    importOptions.debugPropagationEdgeSharding = debugEdges;
+    addImportPipeline(pm, importOptions, /*importFuncCalls=*/true);
+  };
   // Shardy's propagation keeps every rule and its export drops them at the
   // end. Nothing in our export stage reads them (explicit reshards ask the
   // models again), so propagation attaches them only if they are to be
   // kept: the same output, without a module-wide change (and verification)
   // for the export to undo.
-  UserPriorityPropagationPassOptions propagation;
-  propagation.keepShardingRules = options.keepShardingRules;
-  propagation.moduleDumpDirectory = options.moduleDumpDirectory;
-  propagation.conservativePropagation = options.conservativePropagation;
-  propagation.debugShardingOrigins = options.debugShardingOrigins;
-  propagation.debugPropagationEdgeSharding =
-      options.debugPropagationEdgeSharding;
-  propagation.reportBarriers = options.reportBarriers;
-  pm.addPass(createUserPriorityPropagationPass(propagation));
+  auto propagate = [=](OpPassManager &pm) {
+    UserPriorityPropagationPassOptions propagation;
+    propagation.keepShardingRules = keepRules;
+    propagation.moduleDumpDirectory = dumpDirectory;
+    propagation.conservativePropagation = conservative;
+    propagation.debugShardingOrigins = debugOrigins;
+    propagation.debugPropagationEdgeSharding = debugEdges;
+    propagation.reportBarriers = reportBarriers;
+    pm.addPass(createUserPriorityPropagationPass(propagation));
+    pm.addPass(createExportNamedComputationsPass());
+  };
+  auto exportStage = [=](OpPassManager &pm) {
+    ExportPipelineOptions exportOptions;
+    exportOptions.keepShardingRules = keepRules;
+    exportOptions.sinkDebugShardingOrigins = debugOrigins;
+    exportOptions.sinkDebugPropagationEdgeSharding = debugEdges;
+    exportOptions.updateNonDivisibleInputOutputShardings = updateNonDivisible;
+    exportOptions.avoidExportForPartitioning = avoidExport;
+    addExportPipeline(pm, exportOptions);
+  };
+  return {{"import", import}, {"propagation", propagate},
+          {"export", exportStage}};
+}
 
-  pm.addPass(createExportNamedComputationsPass());
-  ExportPipelineOptions exportOptions;
-  exportOptions.keepShardingRules = options.keepShardingRules;
-  exportOptions.sinkDebugShardingOrigins = options.debugShardingOrigins;
-  exportOptions.sinkDebugPropagationEdgeSharding =
-      options.debugPropagationEdgeSharding;
-  exportOptions.updateNonDivisibleInputOutputShardings =
-      options.updateNonDivisibleInputOutputShardings;
-  exportOptions.avoidExportForPartitioning =
-      options.avoidExportForPartitioning;
-  addExportPipeline(pm, exportOptions);
+void mlir::sdy::addPropagationPipeline(
+    OpPassManager &pm, const PropagationPipelineOptions &options) {
+  meshsdy::addStages(pm, getPropagationPipelineStages(options));
 }
 
 void mlir::sdy::registerSdyPipelines() {

@@ -5,8 +5,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef MESHSDY_LIB_DIALECT_MESH_TRANSFORMS_SHARDINGANNOTATIONS_H
-#define MESHSDY_LIB_DIALECT_MESH_TRANSFORMS_SHARDINGANNOTATIONS_H
+#ifndef MESHSDY_DIALECT_MESH_TRANSFORMS_SHARDINGANNOTATIONS_H
+#define MESHSDY_DIALECT_MESH_TRANSFORMS_SHARDINGANNOTATIONS_H
 
 #include "meshsdy/Dialect/Mesh/IR/MeshSharding.h"
 #include "mlir/IR/Builders.h"
@@ -78,4 +78,4 @@ private:
 
 } // namespace mlir::mesh
 
-#endif // MESHSDY_LIB_DIALECT_MESH_TRANSFORMS_SHARDINGANNOTATIONS_H
+#endif // MESHSDY_DIALECT_MESH_TRANSFORMS_SHARDINGANNOTATIONS_H

@@ -1,0 +1,126 @@
+//===- SpmdizePipelines.cpp - from annotations to per-device code ---------===//
+//
+// mesh-spmdize-pipeline: mesh propagation decides every sharding, the
+// partitioner rewrites each function into its per-device form, and the
+// result is optionally lowered. sdy-spmdize-pipeline: Shardy's propagation
+// decides every sharding, explicit reshards make each op locally
+// computable, the bridge turns both into mesh annotations, and the mesh
+// pipeline partitions (its propagation only fills in the operand
+// annotations each op's model needs: every value is annotated).
+//
+//===----------------------------------------------------------------------===//
+
+#include "meshsdy/Conversion/SpmdizePipelines.h"
+
+#include "meshsdy/Conversion/Passes.h"
+#include "meshsdy/Dialect/Sdy/Transforms/Export/Passes.h"
+#include "meshsdy/Dialect/Sdy/Transforms/Pipelines.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::meshsdy;
+
+SmallVector<PipelineStage>
+mlir::meshsdy::getMeshSpmdizeStages(const SpmdizePipelineOptions &options) {
+  mesh::MeshModuleShardingPropagationOptions propagation;
+  propagation.traversal = options.traversal;
+  propagation.debugShardingOrigins = options.debugShardingOrigins;
+  SpmdizeLowering lowerTo = options.lowerTo;
+  return {
+      {"propagation",
+       [=](OpPassManager &pm) {
+         pm.addPass(mesh::createMeshModuleShardingPropagation(propagation));
+       }},
+      {"spmdization",
+       [](OpPassManager &pm) {
+         pm.addNestedPass<func::FuncOp>(mesh::createMeshSpmdization());
+         pm.addPass(createCanonicalizerPass());
+         pm.addPass(createCSEPass());
+       }},
+      {"lowering",
+       [=](OpPassManager &pm) {
+         if (lowerTo == SpmdizeLowering::None)
+           return;
+         pm.addNestedPass<func::FuncOp>(mesh::createMeshSimplify());
+         if (lowerTo == SpmdizeLowering::Mesh) {
+           pm.addNestedPass<func::FuncOp>(mesh::createMeshLowerAllSlice());
+           pm.addNestedPass<func::FuncOp>(mesh::createMeshLowerProcessIndex());
+         } else {
+           pm.addPass(createConvertMeshToMPIPass());
+         }
+         pm.addPass(createCanonicalizerPass());
+         pm.addPass(createCSEPass());
+       }},
+  };
+}
+
+SmallVector<PipelineStage>
+mlir::meshsdy::getSdySpmdizeStages(const SpmdizePipelineOptions &options) {
+  SmallVector<PipelineStage> stages;
+  for (PipelineStage &stage :
+       sdy::getPropagationPipelineStages(sdy::PropagationPipelineOptions()))
+    stages.push_back({"sdy-" + stage.name, std::move(stage.addPasses)});
+  stages.push_back({"sdy-to-mesh", [](OpPassManager &pm) {
+                      pm.addNestedPass<func::FuncOp>(
+                          sdy::createInsertExplicitReshardsPass());
+                      pm.addNestedPass<func::FuncOp>(
+                          sdy::createReshardToCollectivesPass());
+                      pm.addPass(createConvertSdyToMeshPass());
+                    }});
+  llvm::append_range(stages, getMeshSpmdizeStages(options));
+  return stages;
+}
+
+FailureOr<SmallVector<PipelineStageText>>
+mlir::meshsdy::getPipelineStageTexts(StringRef name, StringRef options,
+                                     std::string &error) {
+  auto parsed = [&](auto parse) -> FailureOr<SmallVector<PipelineStageText>> {
+    auto result = parse();
+    if (!result) {
+      error = ("bad options for " + name + ": '" + options + "'").str();
+      return failure();
+    }
+    return std::move(*result);
+  };
+  if (name == "mesh-spmdize-pipeline" || name == "sdy-spmdize-pipeline") {
+    bool sdy = name == "sdy-spmdize-pipeline";
+    return parsed([&]() -> std::optional<SmallVector<PipelineStageText>> {
+      auto opts = SpmdizePipelineOptions::createFromString(options);
+      if (!opts)
+        return std::nullopt;
+      return getStageTexts(sdy ? getSdySpmdizeStages(*opts)
+                               : getMeshSpmdizeStages(*opts));
+    });
+  }
+  if (name == "sdy-propagation-pipeline")
+    return parsed([&]() -> std::optional<SmallVector<PipelineStageText>> {
+      auto opts = sdy::PropagationPipelineOptions::createFromString(options);
+      if (!opts)
+        return std::nullopt;
+      return getStageTexts(sdy::getPropagationPipelineStages(*opts));
+    });
+  error = ("no staged pipeline named '" + name + "'").str();
+  return failure();
+}
+
+void mlir::meshsdy::registerSpmdizePipelines() {
+  PassPipelineRegistration<SpmdizePipelineOptions>(
+      "mesh-spmdize-pipeline",
+      "Propagate shardings and partition every function into its "
+      "per-device form (mesh-module-sharding-propagation, mesh-spmdization, "
+      "cleanups, optional lowerings)",
+      [](OpPassManager &pm, const SpmdizePipelineOptions &options) {
+        addStages(pm, getMeshSpmdizeStages(options));
+      });
+  PassPipelineRegistration<SpmdizePipelineOptions>(
+      "sdy-spmdize-pipeline",
+      "Partition an sdy-annotated program into its per-device form "
+      "(sdy-propagation-pipeline, sdy-insert-explicit-reshards, "
+      "sdy-reshard-to-collectives, convert-sdy-to-mesh, then "
+      "mesh-spmdize-pipeline with the same options)",
+      [](OpPassManager &pm, const SpmdizePipelineOptions &options) {
+        addStages(pm, getSdySpmdizeStages(options));
+      });
+}
