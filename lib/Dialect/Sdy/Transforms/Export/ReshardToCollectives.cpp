@@ -353,11 +353,24 @@ struct ReshardToCollectivesPass
     finish(op, emitted, current, target);
   }
 
+  /// Whether `op` (changing nothing) is the only place its input's sharding
+  /// is written for a collective that reads it: an input without one (an
+  /// unannotated argument, a loop result) would leave that collective
+  /// reading a value of no sharding, which its verifier rejects.
+  static bool givesCollectiveItsSharding(ReshardOp op) {
+    if (getSharding(op.getInput()))
+      return false;
+    return llvm::any_of(op->getUsers(), [](Operation *user) {
+      auto collective = dyn_cast<CollectiveOpInterface>(user);
+      return collective && !collective.allowMissingInputSharding();
+    });
+  }
+
   /// Replaces `op` by the last of `emitted` (or its input if none).
   void finish(ReshardOp op, ArrayRef<Operation *> emitted, Value current,
               TensorShardingAttr target) {
     if (emitted.empty()) {
-      if (keepRedundantReshards)
+      if (keepRedundantReshards || givesCollectiveItsSharding(op))
         return;
       op.getResult().replaceAllUsesWith(op.getInput());
       op.erase();

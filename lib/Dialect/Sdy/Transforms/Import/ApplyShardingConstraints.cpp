@@ -53,9 +53,17 @@ void apply(OpOperand &use, TensorShardingAttr sharding) {
     return;
   }
   // Setting the sharding on a data-flow target would set it on every target
-  // of the edge; the constraint's own result carries it instead.
-  if (auto constraint = dyn_cast<ShardingConstraintOp>(use.getOwner()))
-    value.replaceAllUsesExcept(constraint.getResult(), constraint);
+  // of the edge; the constraint's own result carries it instead, for every
+  // use: the constraint moves up to right after the value, so that it
+  // dominates the uses before it too.
+  auto constraint = dyn_cast<ShardingConstraintOp>(use.getOwner());
+  if (!constraint)
+    return;
+  if (Operation *def = value.getDefiningOp())
+    constraint->moveAfter(def);
+  else
+    constraint->moveBefore(&cast<BlockArgument>(value).getOwner()->front());
+  value.replaceAllUsesExcept(constraint.getResult(), constraint);
 }
 
 /// For a chain `x -> c1 -> ... -> cn` (n >= 2) starting at `first`,

@@ -12,6 +12,7 @@
 #include "meshsdy/Dialect/Sdy/IR/ValueShardings.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Import/Passes.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
 
 namespace mlir::sdy {
 #define GEN_PASS_DEF_CONSTRAINCOLLECTIVEOPERANDSPASS
@@ -37,17 +38,24 @@ TensorShardingAttr closed(TensorShardingAttr sharding) {
                                  sharding.getUnreducedAxes());
 }
 
+/// Whether `value` is a function argument, whose sharding the export may
+/// rewrite even when closed (sdy-update-non-divisible-input-output-shardings).
+bool isFunctionArgument(Value value) {
+  auto arg = dyn_cast<BlockArgument>(value);
+  return arg && isa<FunctionOpInterface>(arg.getOwner()->getParentOp());
+}
+
 /// The sharding `collective` was written against: its operand's, or, when
 /// the operand has none, replicated on the mesh of `out_sharding` (as the
 /// verifier reads a missing one). Null if nothing can change it (already
-/// fully closed).
+/// fully closed, and not a function argument).
 TensorShardingAttr pinnedOperandSharding(CollectiveOpInterface collective) {
   TensorShardingAttr current = getSharding(collective.getTensor());
   if (!current)
     return TensorShardingAttr::getFullyClosed(
         collective->getContext(), collective.getOutSharding().getRank(),
         collective.getOutSharding().getMeshOrRef());
-  if (current.isFullyClosed())
+  if (current.isFullyClosed() && !isFunctionArgument(collective.getTensor()))
     return {};
   return closed(current);
 }

@@ -155,3 +155,26 @@ func.func @collective_lists_merge_sub_axes(%a: tensor<8x6x12xf32> {sdy.sharding 
   %0 = sdy.reshard %a <@mesh, [{"y":(2)2, "x"}, {}, {}]> : tensor<8x6x12xf32>
   return %0 : tensor<8x6x12xf32>
 }
+
+// -----
+
+sdy.mesh @mesh_x_2 = <["x"=2]>
+
+// A reshard that changes nothing stays when it is the only sharding a
+// collective's operand has (an unannotated argument): the collective would
+// read a value without one, which its verifier rejects.
+// CHECK-LABEL: func @noop_reshard_before_collective
+// CHECK-NEXT:    %[[R:.*]] = sdy.reshard %arg0 <@mesh_x_2, [{}]> : tensor<6xf32>
+// CHECK-NEXT:    sdy.collective_permute %[[R]] out_sharding=<@mesh_x_2, [{}]>
+// CHECK-LABEL: func @noop_reshard_of_annotated_value
+// CHECK-NEXT:    sdy.collective_permute %arg0
+func.func @noop_reshard_before_collective(%arg0: tensor<6xf32>) -> tensor<6xf32> {
+  %0 = sdy.reshard %arg0 <@mesh_x_2, [{}]> : tensor<6xf32>
+  %1 = sdy.collective_permute %0 out_sharding=<@mesh_x_2, [{}]> : tensor<6xf32>
+  return %1 : tensor<6xf32>
+}
+func.func @noop_reshard_of_annotated_value(%arg0: tensor<6xf32> {sdy.sharding = #sdy.sharding<@mesh_x_2, [{}]>}) -> tensor<6xf32> {
+  %0 = sdy.reshard %arg0 <@mesh_x_2, [{}]> : tensor<6xf32>
+  %1 = sdy.collective_permute %0 out_sharding=<@mesh_x_2, [{}]> : tensor<6xf32>
+  return %1 : tensor<6xf32>
+}

@@ -92,3 +92,27 @@ func.func @manual_computation(%x: tensor<8xf32>) -> tensor<8xf32> {
   } : (tensor<8xf32>) -> tensor<8xf32>
   return %1 : tensor<8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh_x_2 = <["x"=2]>
+
+// A closed constraint on a data-flow target (an scf.if result) carries the
+// sharding for every use, also those before it: it moves up to right after
+// the value (they did not dominate their new operand before).
+// CHECK-LABEL: func @data_flow_target_used_before_its_constraint
+// CHECK:         %[[EDGE:.*]] = sdy.data_flow_edge
+// CHECK-NEXT:    %[[C:.*]] = sdy.sharding_constraint %[[EDGE]] <@mesh_x_2, [{"x"}]> : tensor<8xf32>
+// CHECK-NEXT:    %[[E:.*]] = math.exp %[[C]] : tensor<8xf32>
+// CHECK-NEXT:    return %[[E]], %[[C]]
+func.func @data_flow_target_used_before_its_constraint(%arg0: tensor<8xf32>, %p: i1) -> (tensor<8xf32>, tensor<8xf32>) {
+  %0 = scf.if %p -> (tensor<8xf32>) {
+    scf.yield %arg0 : tensor<8xf32>
+  } else {
+    scf.yield %arg0 : tensor<8xf32>
+  }
+  %edge = sdy.data_flow_edge %0 : tensor<8xf32>
+  %1 = math.exp %edge : tensor<8xf32>
+  %2 = sdy.sharding_constraint %edge <@mesh_x_2, [{"x"}]> : tensor<8xf32>
+  return %1, %2 : tensor<8xf32>, tensor<8xf32>
+}

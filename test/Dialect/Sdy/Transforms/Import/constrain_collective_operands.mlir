@@ -38,11 +38,33 @@ func.func @open_operand_sharding(%a: tensor<8x8xf32> {sdy.sharding = #sdy.shardi
 
 sdy.mesh @mesh = <["x"=2, "y"=2]>
 
-// A fully closed operand sharding is left as it is.
+// A fully closed operand sharding is left as it is, but for a function
+// argument's, which the export may still rewrite (to one that divides it).
 // CHECK-LABEL: func @closed_operand_sharding
-// CHECK-NOT:     sdy.sharding_constraint
-// CHECK:         sdy.all_reduce {"y"} %arg0 out_sharding=<@mesh, [{"x"}, {}]>
-func.func @closed_operand_sharding(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<8x8xf32> {
-  %1 = sdy.all_reduce {"y"} %a out_sharding=<@mesh, [{"x"}, {}]> : tensor<8x8xf32>
-  return %1 : tensor<8x8xf32>
+// CHECK:         %[[E:.*]] = math.exp %arg0
+// CHECK-NOT:     sdy.sharding_constraint %[[E]]
+// CHECK:         sdy.all_reduce {"y"} %[[E]] out_sharding=<@mesh, [{"x"}, {}]>
+// CHECK:         %[[C:.*]] = sdy.sharding_constraint %arg0 <@mesh, [{"x"}, {}]>
+// CHECK-NEXT:    sdy.all_reduce {"y"} %[[C]] out_sharding=<@mesh, [{"x"}, {}]>
+func.func @closed_operand_sharding(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %e = math.exp %a {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>} : tensor<8x8xf32>
+  %1 = sdy.all_reduce {"y"} %e out_sharding=<@mesh, [{"x"}, {}]> : tensor<8x8xf32>
+  %2 = sdy.all_reduce {"y"} %a out_sharding=<@mesh, [{"x"}, {}]> : tensor<8x8xf32>
+  return %1, %2 : tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh_x_4_y_2 = <["x"=4, "y"=2]>
+
+// The export rewrites a sharding that does not divide its dimension (4 rows
+// on 8 devices keep {"y", "x":(1)2}); the collective still reads the one it
+// was written against, through a reshard.
+// PIPELINE-LABEL: func @non_divisible_argument
+// PIPELINE-SAME:    {sdy.sharding = #sdy.sharding<@mesh_x_4_y_2, [{"y", "x":(1)2}, {}]>}
+// PIPELINE:         %[[R:.*]] = sdy.reshard %arg0 <@mesh_x_4_y_2, [{"y", "x"}, {}]>
+// PIPELINE-NEXT:    sdy.all_gather [{"x"}, {}] %[[R]] out_sharding=<@mesh_x_4_y_2, [{"y"}, {}]>
+func.func @non_divisible_argument(%arg0: tensor<4x2xf32> {sdy.sharding = #sdy.sharding<@mesh_x_4_y_2, [{"y", "x"}, {}]>}) -> tensor<4x2xf32> {
+  %0 = sdy.all_gather [{"x"}, {}] %arg0 out_sharding=<@mesh_x_4_y_2, [{"y"}, {}]> : tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
 }

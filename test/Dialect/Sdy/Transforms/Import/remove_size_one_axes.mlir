@@ -28,3 +28,37 @@ func.func @manual(%x: tensor<8xf32>) -> tensor<8xf32> {
   } : (tensor<8xf32>) -> tensor<8xf32>
   return %0 : tensor<8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh_x_1_y_2 = <["x"=1, "y"=2]>
+
+// The axes a collective names itself lose their size-one ones too, so that
+// it still matches its shardings (found by random programs).
+// CHECK-LABEL: func @collective_axes
+// CHECK:         sdy.all_gather [{}, {}] %arg0 out_sharding=<@mesh_x_1_y_2, [{}, {"y"}]>
+// CHECK:         sdy.all_slice [{}, {}] %{{.*}} out_sharding=<@mesh_x_1_y_2, [{}, {"y"}]>
+// CHECK:         sdy.all_reduce {"y"} %arg1 out_sharding=<@mesh_x_1_y_2, [{}, {}]>
+func.func @collective_axes(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_x_1_y_2, [{"x"}, {"y"}]>},
+                           %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_x_1_y_2, [{}, {}], unreduced={"x", "y"}>}) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %0 = sdy.all_gather [{"x"}, {}] %arg0 out_sharding=<@mesh_x_1_y_2, [{}, {"y"}]> : tensor<8x8xf32>
+  %1 = sdy.all_slice [{"x"}, {}] %0 out_sharding=<@mesh_x_1_y_2, [{"x"}, {"y"}]> : tensor<8x8xf32>
+  %2 = sdy.all_reduce {"x", "y"} %arg1 out_sharding=<@mesh_x_1_y_2, [{}, {}]> : tensor<8x8xf32>
+  return %1, %2 : tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh_x_1_y_2 = <["x"=1, "y"=2]>
+
+// An all_to_all that only moved size-one axes moves nothing: a reshard to
+// its out_sharding takes its place; one that moves others keeps those.
+// CHECK-LABEL: func @all_to_all_axes
+// CHECK:         %[[R:.*]] = sdy.reshard %arg0 <@mesh_x_1_y_2, [{}, {}]> : tensor<8x8xf32>
+// CHECK:         sdy.all_to_all [{"y"}: 1->0] %arg1 out_sharding=<@mesh_x_1_y_2, [{"y"}, {}]>
+func.func @all_to_all_axes(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_x_1_y_2, [{}, {"x"}]>},
+                           %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_x_1_y_2, [{}, {"x", "y"}]>}) -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %0 = sdy.all_to_all [{"x"}: 1->0] %arg0 out_sharding=<@mesh_x_1_y_2, [{"x"}, {}]> : tensor<8x8xf32>
+  %1 = sdy.all_to_all [{"x", "y"}: 1->0] %arg1 out_sharding=<@mesh_x_1_y_2, [{"x", "y"}, {}]> : tensor<8x8xf32>
+  return %0, %1 : tensor<8x8xf32>, tensor<8x8xf32>
+}

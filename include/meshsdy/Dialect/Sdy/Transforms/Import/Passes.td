@@ -115,7 +115,8 @@ def ConstrainCollectiveOperandsPass
     sharding the collective was checked against, closed: the operand's own
     sharding, or replicated when it has none (as the verifier reads a
     missing one). An operand whose sharding is already fully closed, which
-    nothing can extend, is left alone. Propagation may still shard the value
+    nothing can extend, is left alone, unless it is a function argument
+    (the export may still rewrite its sharding to one that divides it). Propagation may still shard the value
     itself differently; the constraint then becomes a reshard. The
     collective's `out_sharding` is closed as well: an axis added to an open
     dimension of it would not follow from the operand.
