@@ -14,6 +14,7 @@
 #include "mlir/Analysis/SliceAnalysis.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -300,19 +301,27 @@ struct LinalgShardingModel
           type.getElementType());
       if (isNeutralInit(init, neutral))
         continue;
-      if (!type.hasStaticShape())
-        return op->emitOpError(
-            "unsupported by mesh-spmdization: a reduction split over mesh "
-            "axes with an init that is not its neutral element, on shards "
-            "of different sizes");
       if (!neutral)
         return op->emitOpError(
             "unsupported by mesh-spmdization: a reduction split over mesh "
             "axes with an init that is not its neutral element, for a "
             "reduction without a known neutral element of this type");
       Location loc = op->getLoc();
-      Value neutralTensor = arith::ConstantOp::create(
-          builder, loc, type, SplatElementsAttr::get(type, neutral));
+      // A piece of one size everywhere is a constant; pieces of different
+      // sizes (uneven parallel dimensions) are as large as the init's.
+      Value neutralTensor;
+      if (type.hasStaticShape()) {
+        neutralTensor = arith::ConstantOp::create(
+            builder, loc, type, SplatElementsAttr::get(type, neutral));
+      } else {
+        SmallVector<Value> sizes;
+        for (int64_t dim = 0; dim < type.getRank(); ++dim)
+          if (type.isDynamicDim(dim))
+            sizes.push_back(tensor::DimOp::create(builder, loc, local, dim));
+        Value scalar = arith::ConstantOp::create(builder, loc, neutral);
+        neutralTensor =
+            tensor::SplatOp::create(builder, loc, type, scalar, sizes);
+      }
       SmallVector<Type> indexTypes(sharding.getPartialAxes().size(),
                                    builder.getIndexType());
       auto coords = ProcessMultiIndexOp::create(

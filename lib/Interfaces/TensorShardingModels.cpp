@@ -50,7 +50,8 @@ struct CreationShardingModel
   }
 };
 
-/// tensor.empty and tensor.splat: the same op, with the per-device type.
+/// tensor.empty and tensor.splat: the same op, with the per-device type
+/// (sized at run time where the pieces differ in size).
 template <typename OpTy>
 struct FilledShardingModel
     : CreationShardingModel<FilledShardingModel<OpTy>, OpTy> {
@@ -65,7 +66,7 @@ struct FilledShardingModel
         !sharding.isReplicated())
       return op->emitOpError("unsupported by mesh-spmdization: splitting a "
                              "tensor with dynamic sizes");
-    if constexpr (std::is_same_v<OpTy, tensor::EmptyOp>) {
+    {
       // Pieces of different sizes: each device sizes its own at run time.
       auto global = cast<RankedTensorType>(op->getResult(0).getType());
       MeshOp mesh = sharding ? getMesh(op, sharding.getMeshAttr(), symbolTables)
@@ -88,10 +89,13 @@ struct FilledShardingModel
                    << dim << " has no static pieces";
           sizes.push_back(piece->second);
         }
-        mapping.map(op->getResult(0),
-                    tensor::EmptyOp::create(builder, op->getLoc(), *local,
-                                            sizes)
-                        .getResult());
+        Value piece;
+        if constexpr (std::is_same_v<OpTy, tensor::EmptyOp>)
+          piece = tensor::EmptyOp::create(builder, op->getLoc(), *local, sizes);
+        else
+          piece = tensor::SplatOp::create(builder, op->getLoc(), *local,
+                                          localOperands.front(), sizes);
+        mapping.map(op->getResult(0), piece);
         return success();
       }
     }
@@ -165,8 +169,20 @@ SmallVector<AffineMap> mapsKeepingWhole(Operation *op,
 }
 
 /// tensor.concat: every dimension but the concatenated one is parallel.
+/// Its result's sizes follow from its operands', so pieces of different
+/// sizes (in the other dimensions) concatenate as they are.
 struct ConcatShardingModel
     : ShardingInterface::ExternalModel<ConcatShardingModel, tensor::ConcatOp> {
+  LogicalResult spmdize(Operation *op, ArrayRef<Value> localOperands,
+                        ArrayRef<MeshSharding>,
+                        ArrayRef<MeshSharding> resultShardings,
+                        IRMapping &mapping,
+                        SymbolTableCollection &symbolTables,
+                        OpBuilder &builder) const {
+    return mesh::detail::spmdizeByCloning(op, localOperands, resultShardings,
+                                          mapping, symbolTables, builder,
+                                          /*allowUneven=*/true);
+  }
   SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
     return SmallVector<utils::IteratorType>(
         cast<tensor::ConcatOp>(op).getRank(), utils::IteratorType::parallel);

@@ -32,7 +32,7 @@ CASES = _cases()
 
 def test_every_lit_case_is_read() -> None:
     assert [f for _, f in CASES] == ["maxsi_from_min", "minsi_any_init", "maxui_not_split",
-                                     "maximumf_from_minus_inf"]
+                                     "maximumf_from_minus_inf", "uneven_init_of_split_reduction"]
 
 
 @pytest.mark.parametrize(("source", "func"), CASES, ids=[f for _, f in CASES])

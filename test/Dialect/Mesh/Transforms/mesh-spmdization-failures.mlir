@@ -86,24 +86,6 @@ func.func @uneven_with_halos(%a: tensor<6xf32>) -> tensor<6xf32> {
 
 // -----
 
-mesh.mesh @mesh_4x2(shape = 4x2)
-
-// Rows in uneven pieces, the reduced columns over axis 1: each device's
-// init would need a neutral tensor of its own size.
-func.func @uneven_init_of_split_reduction(%a: tensor<6x8xf32>, %init: tensor<6xf32>) -> tensor<6xf32> {
-  %s = mesh.sharding @mesh_4x2 split_axes = [[0], [1]] : !mesh.sharding
-  %a_s = mesh.shard %a to %s : tensor<6x8xf32>
-  // expected-error @+1 {{'linalg.reduce' op unsupported by mesh-spmdization: a reduction split over mesh axes with an init that is not its neutral element, on shards of different sizes}}
-  %r = linalg.reduce ins(%a_s : tensor<6x8xf32>) outs(%init : tensor<6xf32>) dimensions = [1]
-    (%x: f32, %acc: f32) {
-      %m = arith.maximumf %x, %acc : f32
-      linalg.yield %m : f32
-    }
-  return %r : tensor<6xf32>
-}
-
-// -----
-
 mesh.mesh @mesh_4(shape = 4)
 
 // Offsets whose pieces add up to 9 elements describe no 6-element tensor.

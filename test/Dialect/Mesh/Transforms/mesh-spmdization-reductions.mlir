@@ -91,3 +91,27 @@ func.func @maximumf_from_minus_inf(%a: tensor<8x16xf32>) -> tensor<8xf32> {
     }
   return %r : tensor<8xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_4x2(shape = 4x2)
+
+// Rows in uneven pieces (6 over 4), the reduced columns over axis 1: the
+// neutral init is a splat as large as each device's piece.
+// CHECK-LABEL: func.func @uneven_init_of_split_reduction
+// CHECK-SAME:    (%{{.*}}: tensor<?x4xf32>, %[[INIT:.*]]: tensor<?xf32>)
+// CHECK-DAG:     %[[NINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK:         %[[N:.*]] = tensor.dim %[[INIT]], %{{.*}} : tensor<?xf32>
+// CHECK-NEXT:    %[[NEUTRAL:.*]] = tensor.splat %[[NINF]][%[[N]]] : tensor<?xf32>
+// CHECK:         arith.select %{{.*}}, %[[INIT]], %[[NEUTRAL]] : tensor<?xf32>
+// CHECK:         mesh.all_reduce %{{.*}} on @mesh_4x2 mesh_axes = [1] reduction = <max>
+func.func @uneven_init_of_split_reduction(%a: tensor<6x8xf32>, %init: tensor<6xf32>) -> tensor<6xf32> {
+  %s = mesh.sharding @mesh_4x2 split_axes = [[0], [1]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<6x8xf32>
+  %r = linalg.reduce ins(%a_s : tensor<6x8xf32>) outs(%init : tensor<6xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %m = arith.maximumf %x, %acc : f32
+      linalg.yield %m : f32
+    }
+  return %r : tensor<6xf32>
+}

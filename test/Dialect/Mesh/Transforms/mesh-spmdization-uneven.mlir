@@ -278,3 +278,40 @@ func.func @collapse_split_finer_than_its_outer_dimension(%a: tensor<2x8xf32>) ->
   %c1 = mesh.shard %c to %s1 : tensor<16xf32>
   return %c1 : tensor<16xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_3(shape = 3)
+
+// A splat of a scalar where the pieces differ in size (4 rows over 3
+// devices) is sized at run time, as tensor.empty is.
+// CHECK-LABEL: func.func @uneven_splat
+// CHECK-SAME:    (%[[X:.*]]: tensor<?x5xf32>, %[[A:.*]]: f32)
+// CHECK:         %[[SIZE:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : index
+// CHECK-NEXT:    %[[S:.*]] = tensor.splat %[[A]][%[[SIZE]]] : tensor<?x5xf32>
+// CHECK-NEXT:    arith.mulf %[[X]], %[[S]] : tensor<?x5xf32>
+func.func @uneven_splat(%x: tensor<4x5xf32>, %a: f32) -> tensor<4x5xf32> {
+  %s = mesh.sharding @mesh_3 split_axes = [[0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<4x5xf32>
+  %sp = tensor.splat %a : tensor<4x5xf32>
+  %m = arith.mulf %xs, %sp : tensor<4x5xf32>
+  %r = mesh.shard %m to %s : tensor<4x5xf32>
+  return %r : tensor<4x5xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_3(shape = 3)
+
+// A concat along a dimension that is not split, of pieces of different
+// sizes in the other one: the pieces concatenate as they are.
+// CHECK-LABEL: func.func @uneven_concat
+// CHECK-SAME:    (%[[X:.*]]: tensor<4x?xf32>) -> tensor<8x?xf32>
+// CHECK-NEXT:    tensor.concat dim(0) %[[X]], %[[X]] : (tensor<4x?xf32>, tensor<4x?xf32>) -> tensor<8x?xf32>
+func.func @uneven_concat(%x: tensor<4x4xf32>) -> tensor<8x4xf32> {
+  %s = mesh.sharding @mesh_3 split_axes = [[], [0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<4x4xf32>
+  %y = tensor.concat dim(0) %xs, %xs : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<8x4xf32>
+  %r = mesh.shard %y to %s : tensor<8x4xf32>
+  return %r : tensor<8x4xf32>
+}
