@@ -337,3 +337,56 @@ def test_compare_to_refuses_a_mesh_of_other_devices(tmp_path: Path) -> None:
     assert done.returncode == 2
     assert done.stderr == ("error: the global program's mesh [2] has 2 devices, the partitioned program's "
                            "[2, 2] has 4\n")
+
+
+# -- collectives reached by some device groups only ------------------------------
+
+BRANCH_IN_MANUAL = """
+sdy.mesh @mesh = <["x"=2, "z"=2]>
+func.func @main(%arg0: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh, [{"z"}]>] out_shardings=[<@mesh, [{"z"}]>] manual_axes={"z"} (%b1: tensor<2xf32>) {
+    %c1 = arith.constant 1 : index
+    %x = tensor.extract %b1[%c1] : tensor<2xf32>
+    %zero = arith.constant 0.0 : f32
+    %p = arith.cmpf ogt, %x, %zero : f32
+    %r = scf.if %p -> (tensor<2xf32>) {
+      %s = sdy.reshard %b1 <@mesh, [{"x"}]> : tensor<2xf32>
+      scf.yield %s : tensor<2xf32>
+    } else {
+      scf.yield %b1 : tensor<2xf32>
+    }
+    sdy.return %r : tensor<2xf32>
+  } : (tensor<4xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+"""
+
+SPLIT_GROUP = """
+mesh.mesh @mesh(shape = 2)
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %i = mesh.process_linear_index on @mesh : index
+  %c0 = arith.constant 0 : index
+  %first = arith.cmpi eq, %i, %c0 : index
+  %r = scf.if %first -> (tensor<4xf32>) {
+    %s = mesh.all_reduce %x on @mesh mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+    scf.yield %s : tensor<4xf32>
+  } else {
+    scf.yield %x : tensor<4xf32>
+  }
+  return %r : tensor<4xf32>
+}
+"""
+
+
+def test_collective_on_whole_groups_in_a_branch_agrees() -> None:
+    """Inside a manual computation on "z", a branch on per-device data holds
+    a reshard over "x": each x-group shares its z piece, so takes the branch
+    alike; the simulator runs the collective on those groups only."""
+    for x in ([1, 1, -1, -1], [1, -1, 1, -1], [-1, -1, -1, -1]):
+        comparison = pipeline.partition_and_compare(BRANCH_IN_MANUAL, "main", [np.array(x, np.float32)])
+        assert comparison.agrees()
+
+
+def test_collective_on_part_of_a_group_is_an_error() -> None:
+    with pytest.raises(sim.SimulationError, match="collective reached by only some devices of a group"):
+        sim.simulate(SPLIT_GROUP, "f", [[np.ones(4, np.float32)] * 2], spmd=True)

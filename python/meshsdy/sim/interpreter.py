@@ -92,6 +92,27 @@ class Interpreter:
             frame[s] = v
         return self.run_block(fn.body, frame, active)
 
+    def _on_some_groups(self, st: Any, ins: list[list[Any]], active: list[int]) -> list[list[Any]]:
+        """The operands of collective `st` reached by the `active` devices
+        only: allowed when each of its device groups is wholly active or
+        wholly inactive (no active device then reads an inactive one). The
+        inactive devices get zeros of an active device's shapes, and their
+        results are never read."""
+        if st.groups is None:
+            raise SimulationError("collective reached by only some devices (device-dependent control flow)")
+        name, axes = st.groups
+        on = set(active)
+        groups = self.need_mesh(name).groups(axes)
+        if any(0 < sum(d in on for d in g) < len(g) for g in groups):
+            raise SimulationError("collective reached by only some devices of a group "
+                                  "(device-dependent control flow)")
+        filled = []
+        for values in ins:
+            sample = values[active[0]] if active else None
+            filled.append([v if d in on else (np.zeros_like(np.asarray(sample)) if sample is not None else None)
+                           for d, v in enumerate(values)])
+        return filled
+
     def run_block(self, block: Block, frame: list[Any], active: list[int]) -> list[list[Any]]:
         """Run the steps of `block`; returns the terminator's per-device operands."""
         n = self.num_devices
@@ -112,11 +133,10 @@ class Interpreter:
                     for s, o in zip(st.results, outs):
                         frame[s] = o
                 elif kind == GLOBAL:
+                    ins = [frame[s] for s in st.operands]
                     if not full:
-                        raise SimulationError(
-                            "collective reached by only some devices (device-dependent control flow)"
-                        )
-                    outs = st.fn([frame[s] for s in st.operands], self)
+                        ins = self._on_some_groups(st, ins, active)
+                    outs = st.fn(ins, self)
                     if st.result_types:
                         _check_results(st, outs, active)
                     for s, o in zip(st.results, outs):

@@ -154,7 +154,9 @@ def _collective(op: ir.OpView, attr_name: str | None, impl: Any) -> Kernel:
         root = _per_device_index(static, a[1:], mesh.num_devices) if present else None
         return [impl([np.asarray(v) for v in a[0]], mesh, axes, root)]
 
-    return Kernel(GLOBAL, run)
+    # Rooted collectives pick their root per device: they run on every
+    # device or none.
+    return Kernel(GLOBAL, run, groups=None if present else (name, tuple(axes)))
 
 
 def _result_dtype(op: ir.OpView) -> np.dtype:

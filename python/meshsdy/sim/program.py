@@ -54,14 +54,19 @@ class Kernel:
     kind: int
     fn: Callable[..., Any]
     extra: list[ir.Value] = field(default_factory=list)
+    #: For a collective over groups of devices: its mesh's name and mesh
+    #: axes, so that it may run on some groups only (device-dependent
+    #: control flow that every device of a group follows alike).
+    groups: tuple[str, tuple[int, ...]] | None = None
 
 
 class Step:
     """One compiled op: kernel kind and function plus frame slots."""
 
-    __slots__ = ("kind", "fn", "operands", "results", "name", "where", "result_types")
+    __slots__ = ("kind", "fn", "operands", "results", "name", "where", "result_types", "groups")
 
-    def __init__(self, kind: int, fn: Callable[..., Any], operands: tuple[int, ...], results: tuple[int, ...], name: str, where: str) -> None:
+    def __init__(self, kind: int, fn: Callable[..., Any], operands: tuple[int, ...], results: tuple[int, ...], name: str, where: str,
+                 groups: tuple[str, tuple[int, ...]] | None = None) -> None:
         self.kind = kind
         self.fn = fn
         self.operands = operands
@@ -69,6 +74,7 @@ class Step:
         self.name = name
         self.where = where
         self.result_types: tuple[tuple[Any, tuple[int, ...] | None], ...] = ()
+        self.groups = groups
 
 
 @dataclass
@@ -218,7 +224,7 @@ class Compiler:
             return Step(CONTROL, kernel.fn, (), (), name, _where(op))
         operands = tuple(self.slot(v) for v in list(op.operation.operands) + kernel.extra)
         results = tuple(self.slot(r) for r in op.operation.results)
-        step = Step(kernel.kind, kernel.fn, operands, results, name, _where(op))
+        step = Step(kernel.kind, kernel.fn, operands, results, name, _where(op), kernel.groups)
         if self.check_types and kernel.kind in (LOCAL, GLOBAL):
             step.result_types = tuple(
                 (dtype_of(r.type) if _typed(r.type) else None, static_shape(r.type)) for r in op.operation.results
