@@ -1,0 +1,246 @@
+"""Runs random programs of either generator through partitioning and the
+simulator and counts how each ended:
+
+    python test/python/fuzz_counts.py --generator sdy|mesh --programs 1000 [--start SEED] [--jobs 2]
+
+- sdy: `sdy_programs.Generator(seed, extended=True)`, partitioned by the
+  sdy pipeline (`sdy-spmdize-pipeline`);
+- mesh: `test_spmd_edge_fuzz.edge_program(random.Random(seed), extended=True)`,
+  partitioned by `mesh-spmdize-pipeline` with a traversal drawn from the seed.
+
+Each program goes through `meshsdy.pipeline.partition_and_compare` (the
+PassManager verifies after every pass). Outcomes:
+
+- agree: partitioned == original in the simulator;
+- refused: an MLIRError carrying a documented refusal (`unsupported`, and
+  for mesh programs the contradictions `test_spmd_edge_fuzz` documents),
+  grouped by message;
+- wrong: the two disagree (or the simulator rejects the partitioned program);
+- invalid: an MLIRError without a documented refusal (a verifier message
+  after a pass: invalid IR; or an undocumented error);
+- crash: the process died (an abort) or hung past --timeout;
+- bad-program: the original does not verify or does not simulate (the
+  generator's fault, counted apart).
+
+Programs run in child processes, a batch each; a child that dies is
+detected, the program it was on is counted as a crash and the rest of its
+batch runs in a new child. Every seed that is not agree or refused is
+listed at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+import traceback
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))
+
+GENERATORS = ("sdy", "mesh")
+#: An MLIRError with one of these in its text is a documented refusal
+#: (docs/spmd.md, docs/sdy-spmd.md: "unsupported by <pass>: ..."; the mesh
+#: edge fuzz's contradicting annotations).
+DOCUMENTED = {"sdy": ("unsupported",), "mesh": ("unsupported", "partial", "contradict")}
+GOOD = ("agree", "refused")
+
+
+def source_of(generator: str, seed: int) -> tuple[str, str, list | None, str]:
+    """(MLIR text, function name, inputs or None, traversal) of a program."""
+    if generator == "sdy":
+        from sdy_programs import Generator, with_zero_inits
+
+        program = Generator(seed, extended=True).program()
+        return with_zero_inits(program.ours_text), "main", program.inputs(seed), "forward-backward"
+    from test_spmd_edge_fuzz import TRAVERSALS, edge_program
+
+    rng = random.Random(seed)
+    text = edge_program(rng, extended=True)
+    return text, "f", None, rng.choice(TRAVERSALS)
+
+
+def _message(error: Exception) -> str:
+    text = str(error)
+    notes = " ".join(str(d) for d in getattr(error, "error_diagnostics", []))
+    return text + " " + notes
+
+
+def _first_error(error: Exception) -> str:
+    """The first diagnostic's message, without its location."""
+    diags = getattr(error, "error_diagnostics", None)
+    line = diags[0].message if diags else str(error).splitlines()[-1]
+    line = re.sub(r"%\w+", "%_", line)
+    line = re.sub(r"'tensor<[^>]*>'", "'tensor<...>'", line)
+    return re.sub(r"\s+", " ", line).strip()[:160]
+
+
+def classify(generator: str, seed: int) -> dict:
+    """One program's outcome: {"outcome": ..., "message": ...}."""
+    import numpy as np
+    from mlir import ir
+
+    import meshsdy.pipeline as pipeline
+    import meshsdy.sim as sim
+
+    try:
+        text, func, inputs, traversal = source_of(generator, seed)
+    except Exception as e:  # noqa: BLE001
+        return {"outcome": "bad-program", "message": f"generator: {type(e).__name__}: {e}"}
+    # The original must verify and simulate: otherwise the generator wrote
+    # something it should not have.
+    try:
+        with ir.Context():
+            module = ir.Module.parse(text)
+            if inputs is None:
+                rng = np.random.default_rng(seed)
+                from meshsdy.sim.inputs import index_bound
+
+                bound = index_bound(pipeline._func_types(module, func))
+                inputs = [pipeline._random_input(a.type, rng, bound) for a in pipeline._func_args(module, func)]
+            sim.simulate(module, func, list(inputs))
+    except Exception as e:  # noqa: BLE001
+        return {"outcome": "bad-program", "message": f"original: {type(e).__name__}: {_first_error(e)}"}
+    try:
+        comparison = pipeline.partition_and_compare(text, func, inputs, traversal=traversal)
+    except ir.MLIRError as e:
+        message = _message(e)
+        if any(word in message for word in DOCUMENTED[generator]):
+            return {"outcome": "refused", "message": _first_error(e)}
+        return {"outcome": "invalid", "message": _first_error(e)}
+    except Exception as e:  # noqa: BLE001
+        tb = traceback.extract_tb(e.__traceback__)
+        where = f"{Path(tb[-1].filename).name}:{tb[-1].lineno}" if tb else ""
+        return {"outcome": "wrong", "message": f"{type(e).__name__} at {where}: {_first_error(e)}"}
+    if not comparison.agrees():
+        return {"outcome": "wrong", "message": f"disagree (max |diff| {comparison.max_abs_error:.3g})"}
+    return {"outcome": "agree", "message": ""}
+
+
+# -- child processes ------------------------------------------------------------
+
+
+def _worker(generator: str, seeds: Sequence[int]) -> None:
+    """Prints `start SEED` before and one JSON line after each program."""
+    os.environ.setdefault("PYTHONHASHSEED", "0")
+    abort_at = os.environ.get("FUZZ_COUNTS_ABORT_AT")  # tests of the crash guard
+    for seed in seeds:
+        print(f"start {seed}", flush=True)
+        if abort_at == str(seed):
+            os.abort()
+        result = classify(generator, seed)
+        result["seed"] = seed
+        print(json.dumps(result), flush=True)
+
+
+def run_batch(generator: str, seeds: Sequence[int], timeout: float = 300.0) -> list[dict]:
+    """Runs `seeds` in child processes: a child that dies (or hangs for
+    `timeout` seconds on one program) costs that program a crash; the rest
+    go to a new child."""
+    results: list[dict] = []
+    todo = list(seeds)
+    while todo:
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "--generator", generator,
+               "--seeds", *map(str, todo)]
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                env={**os.environ, "PYTHONHASHSEED": "0"})
+        current: int | None = None
+        done: set[int] = set()
+        deadline = [time.monotonic() + timeout]
+        import threading
+
+        def watchdog() -> None:
+            while proc.poll() is None:
+                if time.monotonic() > deadline[0]:
+                    proc.kill()
+                    return
+                time.sleep(0.5)
+
+        threading.Thread(target=watchdog, daemon=True).start()
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            if line.startswith("start "):
+                current = int(line.split()[1])
+                deadline[0] = time.monotonic() + timeout
+            elif line.startswith("{"):
+                result = json.loads(line)
+                results.append(result)
+                done.add(result["seed"])
+                current = None
+        stderr = proc.stderr.read() if proc.stderr else ""
+        code = proc.wait()
+        todo = [s for s in todo if s not in done]
+        if not todo:
+            break
+        if current is None:  # died before starting a program: nothing to blame
+            raise RuntimeError(f"worker exited with {code} outside a program: {stderr[-2000:]}")
+        tail = [ln for ln in stderr.splitlines() if ln.strip()][-3:]
+        results.append({"seed": current, "outcome": "crash",
+                        "message": f"exit {code}" + (": " + " | ".join(tail)[:300] if tail else "")})
+        todo.remove(current)
+    return results
+
+
+def run(generator: str, seeds: Iterable[int], *, jobs: int = 2, batch: int = 50,
+        timeout: float = 300.0) -> list[dict]:
+    seeds = list(seeds)
+    batches = [seeds[i:i + batch] for i in range(0, len(seeds), batch)]
+    with ThreadPoolExecutor(max_workers=jobs) as pool:
+        parts = list(pool.map(lambda b: run_batch(generator, b, timeout), batches))
+    return sorted((r for part in parts for r in part), key=lambda r: r["seed"])
+
+
+def report(results: Sequence[dict]) -> str:
+    counts = Counter(r["outcome"] for r in results)
+    lines = [f"{len(results)} programs: " + ", ".join(
+        f"{k} {counts.get(k, 0)}" for k in ("agree", "refused", "wrong", "invalid", "crash", "bad-program"))]
+    refusals = Counter(r["message"] for r in results if r["outcome"] == "refused")
+    if refusals:
+        lines.append("refused, by diagnostic:")
+        lines += [f"  {n:4d}  {msg}" for msg, n in refusals.most_common()]
+    bad = [r for r in results if r["outcome"] not in GOOD]
+    if bad:
+        lines.append("not agree, not refused:")
+        lines += [f"  seed {r['seed']}: {r['outcome']}: {r['message']}" for r in bad]
+    return "\n".join(lines)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--generator", choices=GENERATORS, required=True)
+    parser.add_argument("--programs", type=int, default=1000)
+    parser.add_argument("--start", type=int, default=0, help="first seed")
+    parser.add_argument("--jobs", type=int, default=2, help="child processes at a time")
+    parser.add_argument("--batch", type=int, default=50, help="programs per child process")
+    parser.add_argument("--timeout", type=float, default=300.0, help="seconds one program may take")
+    parser.add_argument("--show", type=int, metavar="SEED", help="print the program of SEED and exit")
+    parser.add_argument("--json", help="also write every outcome to this file")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--seeds", type=int, nargs="*", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.worker:
+        _worker(args.generator, args.seeds or [])
+        return 0
+    if args.show is not None:
+        print(source_of(args.generator, args.show)[0], end="")
+        return 0
+    results = run(args.generator, range(args.start, args.start + args.programs), jobs=args.jobs,
+                  batch=args.batch, timeout=args.timeout)
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1))
+    print(report(results))
+    return 0 if all(r["outcome"] in GOOD for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
