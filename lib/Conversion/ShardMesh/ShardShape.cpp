@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Shard/IR/ShardOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/IR/SymbolTable.h"
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace mlir::meshsdy::shardmesh;
@@ -69,6 +70,16 @@ std::pair<Value, ArrayRef<int64_t>> shardingAndDims(Operation *op) {
   return {ms.getODSOperands(0).front(), ms.getShape()};
 }
 
+/// The number of devices of a grid of shape `shape`; none if dynamic or
+/// beyond int64.
+std::optional<int64_t> deviceCount(ArrayRef<int64_t> shape) {
+  int64_t count = 1;
+  for (int64_t size : shape)
+    if (ShapedType::isDynamic(size) || llvm::MulOverflow(count, size, count))
+      return std::nullopt;
+  return count;
+}
+
 /// Checks the device operand(s) against a grid of shape `shape`.
 LogicalResult checkDevice(Direction direction, Operation *op,
                           ArrayRef<int64_t> shape, FlatSymbolRefAttr grid) {
@@ -82,14 +93,13 @@ LogicalResult checkDevice(Direction direction, Operation *op,
   }
   auto ms = cast<mesh::ShardShapeOp>(op);
   APInt device;
-  if (ShapedType::isDynamicShape(shape) ||
-      !matchPattern(ms.getDevice(), m_ConstantInt(&device)))
+  std::optional<int64_t> devices = deviceCount(shape);
+  if (!devices || !matchPattern(ms.getDevice(), m_ConstantInt(&device)))
     return success();
-  int64_t devices = ShapedType::getNumElements(shape);
-  if (device.getSExtValue() < 0 || device.getSExtValue() >= devices)
+  if (device.getSExtValue() < 0 || device.getSExtValue() >= *devices)
     return op->emitOpError("unsupported by ")
            << passName(direction) << ": device " << device.getSExtValue()
-           << " is not one of the " << devices << " devices of " << grid;
+           << " is not one of the " << *devices << " devices of " << grid;
   return success();
 }
 
@@ -172,10 +182,15 @@ Value linearize(OpBuilder &b, Location loc, ArrayRef<OpFoldResult> device,
   if (!ShapedType::isDynamicShape(shape) &&
       llvm::all_of(device, [](OpFoldResult i) { return isa<Attribute>(i); })) {
     int64_t linear = 0;
+    bool overflow = false;
     for (auto [index, size] : llvm::zip_equal(device, shape))
-      linear = linear * size +
-               cast<IntegerAttr>(cast<Attribute>(index)).getInt();
-    return arith::ConstantIndexOp::create(b, loc, linear);
+      overflow |= llvm::MulOverflow(linear, size, linear) ||
+                  llvm::AddOverflow(
+                      linear,
+                      cast<IntegerAttr>(cast<Attribute>(index)).getInt(),
+                      linear);
+    if (!overflow)
+      return arith::ConstantIndexOp::create(b, loc, linear);
   }
   Value linear = toValue(b, loc, device.front());
   for (int64_t axis = 1; axis < static_cast<int64_t>(device.size()); ++axis) {
@@ -258,11 +273,11 @@ LogicalResult mlir::meshsdy::shardmesh::checkShardShape(Direction direction,
     int64_t group = 1;
     for (int64_t axis : axes) {
       if (axis < 0 || axis >= static_cast<int64_t>(shape->size()) ||
-          ShapedType::isDynamic((*shape)[axis]))
+          ShapedType::isDynamic((*shape)[axis]) ||
+          llvm::MulOverflow(group, (*shape)[axis], group))
         return unsupported() << "dimension " << dim
                              << " is split over a mesh axis of unknown size "
                                 "without sharded_dims_offsets";
-      group *= (*shape)[axis];
     }
     if (group > 0 && dims[dim] % group != 0)
       return unsupported()
