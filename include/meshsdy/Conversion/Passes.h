@@ -5,6 +5,7 @@
 
 #include "meshsdy/Conversion/MeshToMPI/MeshToMPI.h"
 #include "meshsdy/Conversion/SdyToMesh/SdyToMesh.h"
+#include "meshsdy/Conversion/ShardMesh/ShardMesh.h"
 #include "meshsdy/Conversion/WidenI1/WidenI1.h"
 
 namespace mlir::meshsdy {

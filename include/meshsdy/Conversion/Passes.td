@@ -131,4 +131,76 @@ def WidenI1MemrefsPass : Pass<"widen-i1-memrefs", "::mlir::ModuleOp"> {
   ];
 }
 
+def ConvertShardToMeshPass : Pass<"convert-shard-to-mesh", "::mlir::ModuleOp"> {
+  let summary = "Turn upstream MLIR's `shard` dialect into the `mesh` dialect";
+  let description = [{
+    Upstream MLIR 22 calls its sharding dialect `shard` (`shard.grid`,
+    `grid_axes`, ...). This pass rewrites every `shard` op, attribute and
+    type as its `mesh` counterpart, so that a program written for upstream
+    is propagated, partitioned, simulated and run by meshsdy:
+
+    - `shard.grid` becomes `mesh.mesh`, `shard.grid_shape` `mesh.mesh_shape`,
+      every other op the `mesh` op of the same name; `grid` and `grid_axes`
+      become `mesh` and `mesh_axes`, `!shard.sharding` `!mesh.sharding`,
+      `#shard.axisarray` and the reduction kinds their `mesh` forms (an
+      empty `split_axes = []` becomes `[[]]`). Function signatures and
+      block arguments of sharding type follow.
+    - `shard.get_sharding` of a value a `shard.shard` annotates (not for its
+      users) is replaced by that annotation's sharding.
+    - `shard.shard_shape` names its device by a multi-index, `mesh.shard_shape`
+      by a linear index: a static multi-index becomes a constant, the full
+      `shard.process_multi_index` becomes `mesh.process_linear_index`, any
+      other is linearised with `arith` ops.
+
+    Refused, with a diagnostic on the op and the module left unchanged: a
+    `shard.get_sharding` of any other value; a `shard.shard_shape` with
+    dynamic dimensions, a device multi-index whose length is not the grid's
+    rank, a sharding not defined by `shard.sharding` in sight, halos, or,
+    without `sharded_dims_offsets`, a dimension split over an axis of
+    dynamic size or split unevenly (upstream gives the extra elements to the
+    last shards, mesh to the first); and a result that does not verify as
+    `mesh` (e.g. an `all_reduce` on memrefs, a split axis the grid does not
+    have, which upstream's verifier lets through), reported with the
+    verifier's message and the op it became.
+
+    `convert-mesh-to-shard` is the way back; the two are inverse of each
+    other on what both accept. Cost: a walk and a verification of a copy of
+    the module, linear in its size.
+  }];
+  let dependentDialects = [
+    "::mlir::mesh::MeshDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+}
+
+def ConvertMeshToShardPass : Pass<"convert-mesh-to-shard", "::mlir::ModuleOp"> {
+  let summary = "Turn the `mesh` dialect into upstream MLIR's `shard` dialect";
+  let description = [{
+    The way back of `convert-shard-to-mesh`, with the same mapping: every
+    `mesh` op, attribute and type becomes its upstream `shard` counterpart,
+    so that a program meshsdy propagated or partitioned is handed on to
+    upstream `mlir-opt` (`--sharding-propagation`, `--shard-partition`,
+    `--convert-shard-to-mpi`, ...). A `mesh.shard_shape` device that is a
+    constant becomes a static multi-index, `mesh.process_linear_index` the
+    full `shard.process_multi_index`, any other linear index is split with
+    `arith` ops.
+
+    Refused, with a diagnostic on the op and the module left unchanged: a
+    `mesh.sharding` with `partial` axes (upstream's sharding has no partial
+    values); a `mesh.shard_shape` with a `?` dimension, a constant device
+    outside the mesh, a sharding not defined by `mesh.sharding` in sight,
+    halos, or, without `sharded_dims_offsets`, a dimension split over an
+    axis of dynamic size or split unevenly; and a result that upstream's
+    verifiers reject (e.g. `sharded_dims_offsets` on a mesh with dynamic
+    axes), reported with the verifier's message and the op it became.
+
+    Cost: a walk and a verification of a copy of the module, linear in its
+    size.
+  }];
+  let dependentDialects = [
+    "::mlir::shard::ShardDialect",
+    "::mlir::arith::ArithDialect",
+  ];
+}
+
 #endif // MESHSDY_CONVERSION_PASSES_TD

@@ -8,7 +8,8 @@ annotations, and nothing more: no partitioning, no running.
   (`from_stablehlo`), through jaxlib's StableHLO-to-linalg passes;
 - `meshsdy.frontends.torch`: PyTorch modules through torch-mlir
   (`from_torch`);
-- `meshsdy.frontends.shard`: upstream MLIR's `shard` dialect (`from_shard`).
+- `meshsdy.frontends.shard`: upstream MLIR's `shard` dialect (`from_shard`,
+  and `to_shard` for the way back).
 
 Another MLIR (jaxlib's, torch-mlir's) hands its program over as printed
 text: its bytecode is a newer MLIR's. An op of a dialect meshsdy does not
@@ -27,7 +28,7 @@ from typing import Any
 from ._common import FrontendError, check_no_foreign_ops, foreign_ops
 
 __all__ = ["FrontendError", "check_no_foreign_ops", "foreign_ops", "from_jax", "from_stablehlo",
-           "from_torch", "from_shard"]
+           "from_torch", "from_shard", "to_shard"]
 
 #: Where each front door lives (imported on first use: jax and torch are
 #: large).
@@ -36,6 +37,7 @@ _ENTRY_POINTS = {
     "from_stablehlo": "stablehlo",
     "from_torch": "torch",
     "from_shard": "shard",
+    "to_shard": "shard",
 }
 
 
