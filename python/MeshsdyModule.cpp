@@ -80,4 +80,10 @@ NB_MODULE(_meshsdy, m) {
   populateMeshAttributes(mesh);
   nb::module_ sdy = m.def_submodule("sdy", "sdy dialect attributes");
   populateSdyAttributes(sdy);
+  nb::module_ groups = m.def_submodule(
+      "groups", "mesh device-group arithmetic (MeshGroups.h)");
+  populateGroups(groups);
+  nb::module_ axes = m.def_submodule(
+      "axes", "sdy axis algebra on plain values (AxisRefs.h)");
+  populateAxes(axes);
 }
