@@ -86,4 +86,7 @@ NB_MODULE(_meshsdy, m) {
   nb::module_ axes = m.def_submodule(
       "axes", "sdy axis algebra on plain values (AxisRefs.h)");
   populateAxes(axes);
+  nb::module_ cost =
+      m.def_submodule("cost", "the cost model (CostModel.h)");
+  populateCost(cost);
 }

@@ -76,6 +76,8 @@ void populateSdyAttributes(nb::module_ &m);
 void populateGroups(nb::module_ &m);
 /// Adds the sdy axis algebra on plain values to `m` (AxesBindings.cpp).
 void populateAxes(nb::module_ &m);
+/// Adds the cost model to `m` (CostBindings.cpp).
+void populateCost(nb::module_ &m);
 
 } // namespace meshsdy::python
 

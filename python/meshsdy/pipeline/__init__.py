@@ -22,6 +22,7 @@ This package is a façade over one module per concern:
 - `pipelines`: the pipelines' passes by stage, read from C++;
 - `runner`: `spmdize` and `sdy_propagate`;
 - `report`: `SpmdReport` and what it reads from a partitioned module;
+- `cost`: the cost model (bytes sent, peak memory), read from C++;
 - `compare`: `partition_and_compare`, which runs `meshsdy.sim`.
 
 `is_sdy_program` and `sdy_to_mesh` live in `meshsdy._sdy_bridge`, which the
@@ -46,8 +47,7 @@ from .pipelines import (
     stages,
 )
 from .report import SpmdReport, collective_report
-from .report import _RING_FACTOR, _bytes  # noqa: F401  (meshsdy.explain)
-from .report import mesh_shapes as _mesh_shapes  # noqa: F401  (meshsdy.explain)
+from .report import mesh_shapes as _mesh_shapes  # noqa: F401  (callers of the former module)
 from .runner import sdy_propagate, spmdize
 
 __all__ = [

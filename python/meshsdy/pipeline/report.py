@@ -1,15 +1,13 @@
 """What partitioning produced: `SpmdReport` and what it reads from the
 module (collectives and their cost, boundary shardings, peak memory).
 
-Costs assume ring algorithms (see SpmdReport); where pieces are uneven, an
-operand's size is bounded by meshsdy._sizes.
+The cost model is C++'s (meshsdy.pipeline.cost); this module walks the
+module, bounds the sizes of uneven pieces (meshsdy._sizes) and sums.
 """
 
 from __future__ import annotations
 
-import math
 from collections import Counter
-from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from mlir import ir
@@ -17,8 +15,7 @@ from mlir import ir
 from .. import sim
 from .._sizes import ArgumentBounds, SizeBounds
 from ..sim.annotations import boundary_shardings, function_argument_shardings
-from ..sim.collectives import halo_pairs
-from ..sim.irutil import attr_ints, mesh_axes_array
+from .cost import collective_bytes_sent, is_priced_collective
 
 __all__ = ["SdyBoundaries", "SpmdReport", "argument_bounds", "boundaries", "collective_report", "mesh_shapes",
            "sdy_boundaries"]
@@ -34,12 +31,14 @@ class SpmdReport:
 
     #: Number of collectives of each kind in the result, by op name.
     collectives: Counter[str] = field(default_factory=Counter)
-    #: Bytes one device sends, summed over all collectives, by op name. Costs
-    #: assume ring algorithms over a group of g devices and a per-device
-    #: operand of b bytes: all_gather (g-1)*b, all_reduce 2*(g-1)/g*b,
-    #: reduce_scatter and all_to_all (g-1)/g*b, all_slice 0; rooted and
-    #: point-to-point ops count what the busiest device sends; update_halo
-    #: sends each split dimension's halo widths times the other extents.
+    #: Bytes one device sends, summed over all collectives, by op name, as
+    #: the cost model of `mesh-opt --mesh-cost-report` prices them (C++,
+    #: meshsdy.pipeline.cost): ring algorithms over a group of g devices and
+    #: a per-device operand of b bytes: all_gather (g-1)*b, all_reduce
+    #: 2*(g-1)/g*b, reduce_scatter and all_to_all (g-1)/g*b, all_slice 0;
+    #: rooted and point-to-point ops count what the busiest device sends;
+    #: update_halo sends each split dimension's halo widths times the other
+    #: extents.
     bytes_sent_per_device: Counter[str] = field(default_factory=Counter)
     #: Collectives left out of `bytes_sent_per_device` because the size of
     #: a dynamic dimension of their operand could not be bounded, by op name.
@@ -59,7 +58,7 @@ class SpmdReport:
     sdy_boundaries: SdyBoundaries = field(default_factory=dict)
     #: Per function, the per-device peak of live tensor bytes before and
     #: after partitioning (the model of `mesh-opt --mesh-cost-report`, see
-    #: meshsdy._memory).
+    #: meshsdy.pipeline.cost).
     peak_bytes: dict[str, tuple[int, int]] = field(default_factory=dict)
     #: The pipeline that ran, with the extra passes as `<python>`.
     pipeline: str = ""
@@ -88,70 +87,31 @@ class SpmdReport:
 
 
 def collective_report(module: ir.Module, argument_bounds: ArgumentBounds | None = None) -> SpmdReport:
-    """Counts the mesh collectives in `module` and estimates the bytes each
-    device sends (see SpmdReport). A dynamic (uneven) operand size counts at
-    its largest piece; `argument_bounds` gives, per function, the largest
-    piece shape of each argument (None for a non-tensor), for sizes that
-    come from the arguments."""
+    """Counts the mesh collectives in `module` and prices them with the cost
+    model (see SpmdReport). A dynamic (uneven) operand size counts at its
+    largest piece; `argument_bounds` gives, per function, the largest piece
+    shape of each argument (None for a non-tensor), for sizes that come from
+    the arguments. A collective whose size nothing bounds is counted in
+    `unsized_collectives` instead."""
     bounds = SizeBounds(mesh_shapes(module), argument_bounds)
     report = SpmdReport()
 
     def visit(op: ir.Operation) -> ir.WalkResult:
-        name = op.name
-        if name == "mesh.update_halo" and isinstance(op.operands[0].type, ir.RankedTensorType):
-            report.collectives[name] += 1
-            shape = bounds.operand_shape(op)
-            if shape is None:
-                report.unsized_collectives[name] += 1
-            else:
-                report.bytes_sent_per_device[name] += _halo_bytes(op, shape)
+        if not is_priced_collective(op) or not op.operands or \
+                not isinstance(op.operands[0].type, ir.RankedTensorType):
             return ir.WalkResult.ADVANCE
-        if name in _RING_FACTOR:
-            report.collectives[name] += 1
-            group = bounds.group_size(op)
-            if not op.operands or not isinstance(op.operands[0].type, ir.RankedTensorType):
-                return ir.WalkResult.ADVANCE
-            shape = bounds.operand_shape(op)
-            if group is None or shape is None:
-                report.unsized_collectives[name] += 1
-            else:
-                report.bytes_sent_per_device[name] += _RING_FACTOR[name](group) * _bytes(op.operands[0].type, shape)
+        name = op.name
+        report.collectives[name] += 1
+        shape = bounds.operand_shape(op)
+        sent = None if shape is None else collective_bytes_sent(op, shape)
+        if sent is None:
+            report.unsized_collectives[name] += 1
+        else:
+            report.bytes_sent_per_device[name] += sent
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit)
     return report
-
-
-_RING_FACTOR: dict[str, Callable[[int], float]] = {
-    "mesh.all_gather": lambda g: g - 1,
-    "mesh.all_reduce": lambda g: 2 * (g - 1) / g,
-    "mesh.reduce_scatter": lambda g: (g - 1) / g,
-    "mesh.all_to_all": lambda g: (g - 1) / g,
-    "mesh.all_slice": lambda g: 0,
-    "mesh.broadcast": lambda g: g - 1,
-    "mesh.scatter": lambda g: (g - 1) / g,
-    "mesh.gather": lambda g: 1,
-    "mesh.reduce": lambda g: 1,
-    "mesh.send": lambda g: 1,
-    "mesh.shift": lambda g: 1,
-}
-
-
-def _bytes(type_: ir.Type, shape: Sequence[int]) -> int:
-    """Bytes of a tensor of `type_`'s element type and `shape`."""
-    tensor = ir.RankedTensorType(type_)
-    width = tensor.element_type.width if hasattr(tensor.element_type, "width") else 32
-    return math.prod(shape) * max(width, 8) // 8
-
-
-def _halo_bytes(op: ir.Operation, shape: Sequence[int]) -> float:
-    """What an update_halo sends at most: each split dimension's low and high
-    halo widths times the extent of the other dimensions."""
-    split = mesh_axes_array(op, "split_axes")
-    total = 0
-    for dim, (lo, hi) in enumerate(halo_pairs(split, attr_ints(op, "static_halo_sizes"))):
-        total += (lo + hi) * math.prod(shape) // max(shape[dim], 1)
-    return float(_bytes(op.operands[0].type, [total]))
 
 
 def mesh_shapes(module: ir.Module | ir.Operation) -> dict[str, list[int]]:

@@ -10,8 +10,8 @@ from dataclasses import dataclass, field
 from mlir import ir
 from mlir.passmanager import PassManager
 
-from .._memory import peak_bytes_by_function
 from .._sdy_bridge import is_sdy_program
+from .cost import peak_bytes_by_function
 from .report import SdyBoundaries, SpmdReport, argument_bounds, boundaries, collective_report, sdy_boundaries
 from .pipelines import INSERTION_POINTS, SDY_INSERTION_POINTS, ExtraPass, sdy_spmdize_stages, sdy_stages, stages
 

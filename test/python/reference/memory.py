@@ -1,6 +1,7 @@
-"""The per-device peak of live tensor bytes of a function: the model of
-`mesh-opt --mesh-cost-report` (lib/Dialect/Mesh/Transforms/CostReport.cpp),
-so that SpmdReport and the pass give the same numbers.
+"""Reference: the per-device peak of live tensor bytes of a function, in
+pure Python, written apart from the one implementation (C++, CostModel.h,
+which `mesh-opt --mesh-cost-report` prints and SpmdReport reads) so that
+test_cost_vs_reference.py can compare the two. Not part of the package.
 
 Each statically shaped tensor of the function's entry block (its arguments
 and the results of its ops) is live from its definition to its last use; a
@@ -21,13 +22,18 @@ from mlir import ir
 _ALIASES = frozenset({"mesh.shard", "sdy.sharding_constraint", "sdy.reshard"})
 
 
+def element_bytes(element: ir.Type) -> int:
+    """Bytes of one element: its bit width in whole bytes, rounded up (a
+    sub-byte element takes a byte); 4 for one without a width (index)."""
+    width = element.width if hasattr(element, "width") else 32
+    return -(-max(width, 8) // 8)
+
+
 def tensor_bytes(type_: ir.Type) -> int | None:
-    """Bytes of a statically shaped tensor (a sub-byte element takes a byte)."""
+    """Bytes of a statically shaped tensor."""
     if not isinstance(type_, ir.RankedTensorType) or not type_.has_static_shape:
         return None
-    element = type_.element_type
-    width = element.width if hasattr(element, "width") else 32
-    return math.prod(type_.shape) * max(width, 8) // 8
+    return math.prod(type_.shape) * element_bytes(type_.element_type)
 
 
 def _op_of(owner) -> ir.Operation:
