@@ -51,14 +51,18 @@ std::string refText(const Ref &ref) {
 }
 
 /// The AxisRefAttr of `ref`; ValueError for a sub-axis whose pre-size or
-/// size is missing or not positive.
+/// size is missing or not in [1, 2^31).
 MlirAttribute refAttr(const Ref &ref, MlirContext ctx) {
   auto &[name, preSize, size] = ref;
   MlirAttribute info{nullptr};
   if (preSize || size) {
-    if (!preSize || !size || *preSize < 1 || *size < 1)
+    // Sizes past 2^31 would overflow the products C++ forms (m * k).
+    constexpr int64_t kLimit = int64_t(1) << 31;
+    if (!preSize || !size || *preSize < 1 || *size < 1 ||
+        *preSize >= kLimit || *size >= kLimit)
       throw nb::value_error(("invalid axis ref " + refText(ref) +
-                             ": a sub-axis needs a positive pre-size and size")
+                             ": a sub-axis needs a pre-size and size in "
+                             "[1, 2^31)")
                                 .c_str());
     info = mlirSdySubAxisInfoAttrGet(ctx, *preSize, *size);
   }

@@ -12,6 +12,7 @@ linear indices are row-major over the full mesh shape.
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterator, Sequence
 
 from .._mlir_libs._meshsdy import groups as _groups
@@ -19,8 +20,20 @@ from .._mlir_libs._meshsdy import mesh as _mesh
 
 MultiIndex = tuple[int, ...]
 
+_INT64 = range(-(2**63), 2**63)
+
+
+def _ints(values: Sequence[int], what: str) -> list[int]:
+    """`values` as 64-bit ints, as C++ takes them; TypeError for a value
+    that is no integer, ValueError for one that does not fit."""
+    result = [operator.index(v) for v in values]
+    if any(v not in _INT64 for v in result):
+        raise ValueError(f"{what} {result} does not fit in 64-bit integers")
+    return result
+
 
 def _check_axes(mesh_shape: Sequence[int], mesh_axes: Sequence[int]) -> None:
+    _ints(mesh_shape, "mesh shape")
     rank = len(mesh_shape)
     for axis in mesh_axes:
         if not 0 <= axis < rank:
@@ -33,6 +46,7 @@ def _check_axes(mesh_shape: Sequence[int], mesh_axes: Sequence[int]) -> None:
 
 
 def _check_device(device: Sequence[int], mesh_shape: Sequence[int]) -> None:
+    _ints(device, "device")
     if len(device) != len(mesh_shape):
         raise ValueError(f"device {list(device)} has {len(device)} coordinates, the mesh {len(mesh_shape)}")
     for axis, (coord, size) in enumerate(zip(device, mesh_shape)):
@@ -42,12 +56,13 @@ def _check_device(device: Sequence[int], mesh_shape: Sequence[int]) -> None:
 
 def linear_index(multi_index: Sequence[int], mesh_shape: Sequence[int]) -> int:
     """Row-major linear index of a device, as `mesh.process_linear_index`."""
-    return _groups.linear_index(list(multi_index), list(mesh_shape))
+    return _groups.linear_index(_ints(multi_index, "device"), _ints(mesh_shape, "mesh shape"))
 
 
 def multi_index(linear: int, mesh_shape: Sequence[int]) -> MultiIndex:
     """Inverse of `linear_index`."""
-    return _groups.multi_index(linear, list(mesh_shape))
+    (index,) = _ints([linear], "linear index")
+    return _groups.multi_index(index, _ints(mesh_shape, "mesh shape"))
 
 
 def group_size(mesh_shape: Sequence[int], mesh_axes: Sequence[int]) -> int:
@@ -76,7 +91,10 @@ def in_group_device(
     `in_group` (how `root`, `source` and `destination` name a device)."""
     if len(in_group) != len(mesh_axes):
         raise ValueError(f"expected {len(mesh_axes)} in-group coordinates, got {len(in_group)}")
-    found = _mesh.in_group_device(list(device), list(in_group), list(mesh_axes))
+    # Checked before C++ too: an axis past int16 would not reach it.
+    if any(not 0 <= axis < len(device) for axis in mesh_axes):
+        raise ValueError(f"mesh axes {list(mesh_axes)} are not all axes of device {list(device)}")
+    found = _mesh.in_group_device(_ints(device, "device"), _ints(in_group, "in-group device"), list(mesh_axes))
     if found is None:
         raise ValueError(f"mesh axes {list(mesh_axes)} are not all axes of device {list(device)}")
     return tuple(found)
@@ -103,4 +121,4 @@ def linear_device_groups(mesh_shape: Sequence[int], mesh_axes: Sequence[int]) ->
 
 def all_devices(mesh_shape: Sequence[int]) -> Iterator[MultiIndex]:
     """Every device of the mesh, in linear-index order."""
-    return iter(_groups.all_devices(list(mesh_shape)))
+    return iter(_groups.all_devices(_ints(mesh_shape, "mesh shape")))

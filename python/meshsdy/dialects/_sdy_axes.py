@@ -20,6 +20,7 @@ context) and return plain values.
 from __future__ import annotations
 
 import functools
+import operator
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -102,7 +103,18 @@ def _context() -> ir.Context:
     return ir.Context()
 
 
+#: Sizes C++ takes without overflowing the products it forms.
+_SIZES = range(1, 2**31)
+
+
 def _ref(axis: AxisRef) -> _Ref:
+    """`axis` as the bindings take it; TypeError for a name that is no
+    string, ValueError for a sub-axis size that is not in [1, 2^31)."""
+    if not isinstance(axis.name, str):
+        raise TypeError(f"an axis name must be a string, got {type(axis.name).__name__}")
+    for size in (axis.pre_size, axis.size):
+        if size is not None and operator.index(size) not in _SIZES:
+            raise ValueError(f"invalid axis ref {axis}: a sub-axis needs a pre-size and size in [1, 2^31)")
     return (axis.name, axis.pre_size, axis.size)
 
 
@@ -111,7 +123,11 @@ def _from_ref(ref: _Ref | None) -> AxisRef | None:
 
 
 def _mesh(mesh: Mesh) -> list[tuple[str, int]]:
-    return list(mesh.items())
+    """`mesh` as the bindings take it; ValueError for a size C++ cannot hold."""
+    axes = [(name, operator.index(size)) for name, size in mesh.items()]
+    if any(size not in _SIZES for _, size in axes):
+        raise ValueError(f"mesh {dict(axes)} has an axis size outside [1, 2^31)")
+    return axes
 
 
 def _check_in_mesh(axes: Sequence[AxisRef], mesh: Mesh) -> None:
