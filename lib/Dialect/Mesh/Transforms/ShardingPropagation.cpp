@@ -66,7 +66,8 @@ struct LoopModel : LoopStructure {
 };
 
 size_t hashLoopSharding(const LoopSharding &loops) {
-  return hashSplitAxes(loops.loopAxes);
+  return llvm::hash_combine(hashSplitAxes(loops.loopAxes),
+                            llvm::hash_combine_range(loops.loopExtents));
 }
 
 size_t hashLoopModel(const LoopModel &model) {
