@@ -1,0 +1,175 @@
+//===- DeviceGroups.cpp - StableHLO device groups as mesh axes ------------===//
+
+#include "DeviceGroups.h"
+
+#include "llvm/ADT/STLExtras.h"
+
+#include <algorithm>
+
+using namespace mlir;
+using namespace mlir::meshsdy;
+
+namespace {
+
+/// The coordinates of device `id` on a mesh of `shape` (row-major).
+SmallVector<int64_t> coordinates(ArrayRef<int64_t> shape, int64_t id) {
+  SmallVector<int64_t> coords(shape.size());
+  for (size_t i = shape.size(); i-- > 0;) {
+    coords[i] = id % shape[i];
+    id /= shape[i];
+  }
+  return coords;
+}
+
+/// True if the groups of `axes` on a mesh of `shape` are `groups`, whose
+/// ids are known to be in range and distinct.
+bool groupsAre(ArrayRef<int64_t> shape, ArrayRef<int16_t> axes,
+               const DeviceGroups &groups, bool ordered) {
+  int64_t devices = 1, size = 1;
+  for (int64_t s : shape)
+    devices *= s;
+  for (int16_t a : axes)
+    size *= shape[a];
+  if (static_cast<int64_t>(groups.size()) * size != devices)
+    return false;
+  SmallVector<bool> isGroupAxis(shape.size(), false);
+  for (int16_t a : axes)
+    isGroupAxis[a] = true;
+  for (ArrayRef<int64_t> group : groups) {
+    if (static_cast<int64_t>(group.size()) != size)
+      return false;
+    SmallVector<int64_t> first = coordinates(shape, group.front());
+    SmallVector<bool> seen(size, false);
+    for (auto [k, id] : llvm::enumerate(group)) {
+      SmallVector<int64_t> coords = coordinates(shape, id);
+      // The same group: equal coordinates off the group's axes.
+      for (size_t i = 0; i < shape.size(); ++i)
+        if (!isGroupAxis[i] && coords[i] != first[i])
+          return false;
+      // Its place in the group: the coordinates on `axes`, outer first.
+      int64_t position = 0;
+      for (int16_t a : axes)
+        position = position * shape[a] + coords[a];
+      if (ordered ? position != static_cast<int64_t>(k) : seen[position])
+        return false;
+      seen[position] = true;
+    }
+  }
+  return true;
+}
+
+/// Calls `fn` on every ordered list of distinct entries of `axes` (with
+/// `ordered`) or every sublist in order (without), shortest first, until it
+/// returns true.
+bool forEachAxisList(ArrayRef<int16_t> axes, bool ordered,
+                     function_ref<bool(ArrayRef<int16_t>)> fn) {
+  for (size_t length = 0; length <= axes.size(); ++length) {
+    // Choose `length` of the axes (a bit mask), then, if ordered, every
+    // permutation of them.
+    SmallVector<bool> chosen(axes.size(), false);
+    std::fill(chosen.begin(), chosen.begin() + length, true);
+    do {
+      SmallVector<int16_t> list;
+      for (auto [axis, take] : llvm::zip(axes, chosen))
+        if (take)
+          list.push_back(axis);
+      if (!ordered) {
+        if (fn(list))
+          return true;
+        continue;
+      }
+      do {
+        if (fn(list))
+          return true;
+      } while (std::next_permutation(list.begin(), list.end()));
+    } while (std::prev_permutation(chosen.begin(), chosen.end()));
+  }
+  return false;
+}
+
+} // namespace
+
+std::optional<SmallVector<int16_t>>
+mlir::meshsdy::matchMeshAxes(ArrayRef<int64_t> shape,
+                             const DeviceGroups &groups, bool ordered) {
+  int64_t devices = 1;
+  for (int64_t s : shape)
+    devices *= s;
+  SmallVector<bool> used(devices, false);
+  for (ArrayRef<int64_t> group : groups) {
+    if (group.empty())
+      return std::nullopt;
+    for (int64_t id : group) {
+      if (id < 0 || id >= devices || used[id])
+        return std::nullopt;
+      used[id] = true;
+    }
+  }
+  SmallVector<int16_t> candidates;
+  for (auto [i, size] : llvm::enumerate(shape))
+    if (size > 1)
+      candidates.push_back(static_cast<int16_t>(i));
+  SmallVector<int16_t> found;
+  bool matched = forEachAxisList(candidates, ordered, [&](ArrayRef<int16_t> axes) {
+    if (!groupsAre(shape, axes, groups, ordered))
+      return false;
+    found.assign(axes.begin(), axes.end());
+    return true;
+  });
+  if (!matched)
+    return std::nullopt;
+  return found;
+}
+
+std::optional<MeshShift>
+mlir::meshsdy::matchShift(ArrayRef<int64_t> shape,
+                          ArrayRef<std::pair<int64_t, int64_t>> pairs) {
+  int64_t devices = 1;
+  for (int64_t s : shape)
+    devices *= s;
+  SmallVector<bool> isSource(devices, false), isTarget(devices, false);
+  std::optional<int64_t> axis;
+  SmallVector<int64_t> deltas;
+  for (auto [source, target] : pairs) {
+    if (source < 0 || source >= devices || target < 0 || target >= devices ||
+        isSource[source] || isTarget[target])
+      return std::nullopt;
+    isSource[source] = isTarget[target] = true;
+    SmallVector<int64_t> from = coordinates(shape, source);
+    SmallVector<int64_t> to = coordinates(shape, target);
+    for (size_t i = 0; i < shape.size(); ++i) {
+      if (from[i] == to[i])
+        continue;
+      if (axis && *axis != static_cast<int64_t>(i))
+        return std::nullopt;
+      axis = i;
+    }
+    // Along the one axis that moves (the first pair that moves decides it).
+    deltas.push_back(axis ? to[*axis] - from[*axis] : 0);
+  }
+  if (!axis)
+    return std::nullopt;
+  // A delta recorded before the axis was known is 0: a device that stays,
+  // which no shift has.
+  int64_t size = shape[*axis];
+  auto normalised = [&](int64_t delta) { return ((delta % size) + size) % size; };
+  int64_t offset = 0;
+  for (int64_t d : deltas)
+    if (d != 0) {
+      offset = d;
+      break;
+    }
+  if (offset == 0)
+    return std::nullopt;
+  int64_t count = static_cast<int64_t>(pairs.size());
+  bool sameDelta = llvm::all_of(deltas, [&](int64_t d) { return d == offset; });
+  bool sameModulo = llvm::all_of(deltas, [&](int64_t d) {
+    return normalised(d) == normalised(offset);
+  });
+  if (count == devices && sameModulo)
+    return MeshShift{static_cast<int16_t>(*axis), normalised(offset), true};
+  int64_t span = offset > 0 ? offset : -offset;
+  if (sameDelta && span < size && count == (size - span) * (devices / size))
+    return MeshShift{static_cast<int16_t>(*axis), offset, false};
+  return std::nullopt;
+}
