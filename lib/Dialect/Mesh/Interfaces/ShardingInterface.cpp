@@ -127,9 +127,20 @@ LoopSharding mlir::mesh::deriveLoopSharding(
 }
 
 SmallVector<bool>
-mlir::mesh::getSplittableLoops(ShardingInterface op,
+mlir::mesh::getSplittableLoops(ShardingInterface op, ArrayRef<AffineMap> maps,
                                ArrayRef<utils::IteratorType> iterators) {
   SmallVector<bool> splittable(iterators.size(), true);
+  // A loop a tensor reads through an expression (a window `d1 + d2`, a
+  // stride `2 * d0`) is not split: its tensor dimension is not, so a device
+  // would read it at its local positions instead of the global ones.
+  for (AffineMap map : maps)
+    for (AffineExpr expr : map.getResults())
+      if (!isa<AffineDimExpr, AffineConstantExpr>(expr))
+        expr.walk([&](AffineExpr inner) {
+          if (auto dim = dyn_cast<AffineDimExpr>(inner);
+              dim && dim.getPosition() < splittable.size())
+            splittable[dim.getPosition()] = false;
+        });
   // Reduction kinds can be costly to find (linalg matches the body).
   if (!llvm::is_contained(iterators, utils::IteratorType::reduction))
     return splittable;
@@ -138,8 +149,8 @@ mlir::mesh::getSplittableLoops(ShardingInterface op,
   for (auto [loop, type] : llvm::enumerate(iterators)) {
     if (type != utils::IteratorType::reduction)
       continue;
-    splittable[loop] =
-        reduction < kinds.size() && kinds[reduction] != ReductionKind::Generic;
+    splittable[loop] = splittable[loop] && reduction < kinds.size() &&
+                       kinds[reduction] != ReductionKind::Generic;
     ++reduction;
   }
   return splittable;

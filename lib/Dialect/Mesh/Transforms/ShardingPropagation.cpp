@@ -492,7 +492,8 @@ const LoopModel *Propagation::modelOf(Operation *op, OpState &state) {
   if (auto sharded = dyn_cast<ShardingInterface>(op)) {
     LoopModel candidate{loopStructures.get(sharded), {}};
     if (candidate.maps.size() == op->getNumOperands() + op->getNumResults()) {
-      candidate.splittable = getSplittableLoops(sharded, candidate.iterators);
+      candidate.splittable =
+          getSplittableLoops(sharded, candidate.maps, candidate.iterators);
       model = modelPool.intern(std::move(candidate));
     }
   }

@@ -66,9 +66,13 @@ ReductionKind getPartialReductionKind(ShardingInterface op,
                                       ArrayRef<utils::IteratorType> iterators);
 
 /// Loops whose splitting is supported: parallel loops, and reduction loops
-/// whose kind can be completed by a collective (not `generic`). `iterators`:
-/// `op`'s loop iterator types.
+/// whose kind can be completed by a collective (not `generic`), that no
+/// tensor reads through an expression other than the loop itself (`d1 +
+/// d2` in a window reduction): the tensor dimension is not split there, and
+/// a device would read it at its local positions. `maps`, `iterators`:
+/// `op`'s indexing maps and loop iterator types.
 SmallVector<bool> getSplittableLoops(ShardingInterface op,
+                                     ArrayRef<AffineMap> maps,
                                      ArrayRef<utils::IteratorType> iterators);
 
 /// Per-device type of a tensor of type `global` sharded as `sharding` on
