@@ -228,9 +228,11 @@ def ConvertStablehloCollectivesToMeshPass
 
     The pass fails with a diagnostic naming the op, and leaves the module
     unchanged, on: a collective outside a manual computation, a module of
-    several replicas (`mhlo.num_replicas` other than 1), a mesh with
-    explicit `device_ids`, groups of replica ids (`all_reduce`,
-    `all_gather`, `reduce_scatter` without `use_global_device_ids`;
+    several replicas (`mhlo.num_replicas` other than 1), a
+    `mhlo.num_partitions` other than the mesh's device count, a mesh with
+    explicit `device_ids` or of more than 2^20 devices, groups of replica
+    ids (`all_reduce`, `all_gather`, `reduce_scatter` without
+    `use_global_device_ids`;
     `all_to_all`, `collective_permute` without a positive channel handle),
     replica groups that are not the device groups of mesh axes, or that
     group along an axis that is not manual there, a reduction region it
@@ -239,8 +241,9 @@ def ConvertStablehloCollectivesToMeshPass
     types that do not match the attributes, and a `partition_id` read
     otherwise.
 
-    Cost: one walk over the module; matching replica groups tries the
-    ordered sets of mesh axes, at most a few thousand for six axes.
+    Cost: one walk over the module. Matching replica groups reads the axes
+    (and their order) off the first group's devices and checks every group:
+    linear in the devices.
   }];
   let dependentDialects = [
     "::mlir::mesh::MeshDialect",

@@ -24,13 +24,48 @@ std::optional<Kind> mlir::meshsdy::kindOf(Operation *op) {
 
 namespace {
 
+/// The value of an integer attribute, if it fits in 64 bits (read as its
+/// type's signedness says).
+std::optional<int64_t> integerValue(Attribute attribute) {
+  auto attr = dyn_cast_or_null<IntegerAttr>(attribute);
+  if (!attr)
+    return std::nullopt;
+  if (!attr.getType().isUnsignedInteger())
+    return attr.getValue().trySExtValue();
+  std::optional<uint64_t> value = attr.getValue().tryZExtValue();
+  if (!value || *value > static_cast<uint64_t>(INT64_MAX))
+    return std::nullopt;
+  return static_cast<int64_t>(*value);
+}
+
+/// An integer attribute as its value, any other as itself.
+std::string printable(Attribute attr) {
+  if (std::optional<int64_t> value = integerValue(attr))
+    return std::to_string(*value);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << attr;
+  return text;
+}
+
 /// `name`'s value as a non-negative integer attribute of `op`, if it is one.
 std::optional<int64_t> integerAttr(Operation *op, StringRef name) {
-  auto attr = dyn_cast_or_null<IntegerAttr>(op->getAttr(name));
-  if (!attr || attr.getType().isUnsignedInteger() ||
-      attr.getValue().getSignificantBits() > 64 || attr.getInt() < 0)
+  std::optional<int64_t> value = integerValue(op->getAttr(name));
+  if (!value || *value < 0)
     return std::nullopt;
-  return attr.getInt();
+  return value;
+}
+
+/// The device ids of `attr`, row-major, if every one fits in 64 bits.
+std::optional<SmallVector<int64_t>> deviceIds(DenseIntElementsAttr attr) {
+  SmallVector<int64_t> ids;
+  for (APInt value : attr.getValues<APInt>()) {
+    std::optional<int64_t> id = value.trySExtValue();
+    if (!id)
+      return std::nullopt;
+    ids.push_back(*id);
+  }
+  return ids;
 }
 
 /// The handle of a `#stablehlo.channel_handle<handle = N, type = T>` (an
@@ -67,12 +102,11 @@ int64_t CollectivesToMesh::groupSize(const Plan &plan) const {
 }
 
 LogicalResult CollectivesToMesh::checkModule() {
-  if (auto replicas = module->getAttrOfType<IntegerAttr>("mhlo.num_replicas");
-      replicas && replicas.getInt() != 1)
-    return module.emitOpError("unsupported: ")
-           << replicas.getInt()
-           << " replicas (mhlo.num_replicas); meshsdy runs one program per "
-              "device of a mesh";
+  Attribute replicas = module->getAttr("mhlo.num_replicas");
+  if (replicas && integerValue(replicas) != 1)
+    return module.emitOpError("unsupported: mhlo.num_replicas = ")
+           << printable(replicas)
+           << "; meshsdy runs one program per device of a mesh";
   return success();
 }
 
@@ -128,10 +162,14 @@ CollectivesToMesh::readManualContext(Plan &plan,
     return op->emitOpError("unsupported: mesh '")
            << plan.sdyMesh.getSymName()
            << "' has explicit device_ids or no axes";
-  if (auto partitions = module->getAttrOfType<IntegerAttr>("mhlo.num_partitions");
-      partitions && partitions.getInt() != mesh.getTotalSize())
+  if (mesh.getTotalSize() > kMaxDevices)
+    return op->emitOpError("unsupported: mesh '")
+           << plan.sdyMesh.getSymName() << "' has " << mesh.getTotalSize()
+           << " devices, more than " << kMaxDevices;
+  Attribute partitions = module->getAttr("mhlo.num_partitions");
+  if (partitions && integerValue(partitions) != mesh.getTotalSize())
     return op->emitOpError("unsupported: mhlo.num_partitions = ")
-           << partitions.getInt() << " but mesh '" << plan.sdyMesh.getSymName()
+           << printable(partitions) << " but mesh '" << plan.sdyMesh.getSymName()
            << "' has " << mesh.getTotalSize() << " devices";
   for (sdy::ManualComputationOp computation : enclosing)
     for (StringAttr name : computation.getManualAxes().getValue())
@@ -151,11 +189,11 @@ CollectivesToMesh::groupAxes(Plan &plan, ArrayRef<int16_t> manual,
     return op->emitOpError("expected 'replica_groups', a 2-D tensor of "
                            "device ids");
   ArrayRef<int64_t> dims = attr.getType().getShape();
+  std::optional<SmallVector<int64_t>> ids = deviceIds(attr);
   DeviceGroups groups(dims[0]);
-  auto values = attr.getValues<APInt>();
-  for (int64_t g = 0; g < dims[0]; ++g)
-    for (int64_t k = 0; k < dims[1]; ++k)
-      groups[g].push_back(values[g * dims[1] + k].getSExtValue());
+  for (int64_t g = 0; ids && g < dims[0]; ++g)
+    groups[g].assign(ids->begin() + g * dims[1],
+                     ids->begin() + (g + 1) * dims[1]);
   // No groups: every device is in one group.
   if (dims[0] == 0 || dims[1] == 0) {
     groups.assign(1, {});
@@ -163,7 +201,7 @@ CollectivesToMesh::groupAxes(Plan &plan, ArrayRef<int16_t> manual,
       groups[0].push_back(id);
   }
   std::optional<SmallVector<int16_t>> axes =
-      matchMeshAxes(shape, groups, ordered);
+      ids ? matchMeshAxes(shape, groups, ordered) : std::nullopt;
   if (!axes)
     return op->emitOpError("unsupported: replica groups ")
            << attr << " are not the device groups of any mesh axes of '"
@@ -204,11 +242,11 @@ FailureOr<Plan> CollectivesToMesh::planOne(Operation *op, Kind kind) {
       return op->emitOpError("expected 'source_target_pairs', a Nx2 tensor "
                              "of device ids");
     SmallVector<std::pair<int64_t, int64_t>> pairs;
-    auto values = llvm::to_vector(attr.getValues<APInt>());
-    for (size_t i = 0; i + 1 < values.size(); i += 2)
-      pairs.emplace_back(values[i].getSExtValue(),
-                         values[i + 1].getSExtValue());
-    std::optional<MeshShift> shift = matchShift(meshShape(plan.sdyMesh), pairs);
+    std::optional<SmallVector<int64_t>> ids = deviceIds(attr);
+    for (size_t i = 0; ids && i + 1 < ids->size(); i += 2)
+      pairs.emplace_back((*ids)[i], (*ids)[i + 1]);
+    std::optional<MeshShift> shift =
+        ids ? matchShift(meshShape(plan.sdyMesh), pairs) : std::nullopt;
     if (!shift)
       return op->emitOpError("unsupported: source_target_pairs ")
              << attr << " are not a shift along one mesh axis of '"

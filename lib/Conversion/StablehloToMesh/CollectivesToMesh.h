@@ -18,6 +18,10 @@
 
 namespace mlir::meshsdy {
 
+/// The largest mesh whose device groups are matched (a table of its
+/// devices is built).
+constexpr int64_t kMaxDevices = 1 << 20;
+
 /// The StableHLO ops the conversion rewrites.
 enum class Kind {
   AllReduce,

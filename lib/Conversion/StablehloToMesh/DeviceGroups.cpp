@@ -4,7 +4,6 @@
 
 #include "llvm/ADT/STLExtras.h"
 
-#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::meshsdy;
@@ -58,35 +57,6 @@ bool groupsAre(ArrayRef<int64_t> shape, ArrayRef<int16_t> axes,
   return true;
 }
 
-/// Calls `fn` on every ordered list of distinct entries of `axes` (with
-/// `ordered`) or every sublist in order (without), shortest first, until it
-/// returns true.
-bool forEachAxisList(ArrayRef<int16_t> axes, bool ordered,
-                     function_ref<bool(ArrayRef<int16_t>)> fn) {
-  for (size_t length = 0; length <= axes.size(); ++length) {
-    // Choose `length` of the axes (a bit mask), then, if ordered, every
-    // permutation of them.
-    SmallVector<bool> chosen(axes.size(), false);
-    std::fill(chosen.begin(), chosen.begin() + length, true);
-    do {
-      SmallVector<int16_t> list;
-      for (auto [axis, take] : llvm::zip(axes, chosen))
-        if (take)
-          list.push_back(axis);
-      if (!ordered) {
-        if (fn(list))
-          return true;
-        continue;
-      }
-      do {
-        if (fn(list))
-          return true;
-      } while (std::next_permutation(list.begin(), list.end()));
-    } while (std::prev_permutation(chosen.begin(), chosen.end()));
-  }
-  return false;
-}
-
 } // namespace
 
 std::optional<SmallVector<int16_t>>
@@ -95,6 +65,8 @@ mlir::meshsdy::matchMeshAxes(ArrayRef<int64_t> shape,
   int64_t devices = 1;
   for (int64_t s : shape)
     devices *= s;
+  if (groups.empty())
+    return std::nullopt;
   SmallVector<bool> used(devices, false);
   for (ArrayRef<int64_t> group : groups) {
     if (group.empty())
@@ -105,20 +77,34 @@ mlir::meshsdy::matchMeshAxes(ArrayRef<int64_t> shape,
       used[id] = true;
     }
   }
-  SmallVector<int16_t> candidates;
-  for (auto [i, size] : llvm::enumerate(shape))
-    if (size > 1)
-      candidates.push_back(static_cast<int16_t>(i));
-  SmallVector<int16_t> found;
-  bool matched = forEachAxisList(candidates, ordered, [&](ArrayRef<int16_t> axes) {
-    if (!groupsAre(shape, axes, groups, ordered))
-      return false;
-    found.assign(axes.begin(), axes.end());
-    return true;
-  });
-  if (!matched)
+  // The axes are those on which the devices of a group differ (all of
+  // them, for the groups of some axes); only their order is to be found.
+  SmallVector<int16_t> axes;
+  SmallVector<int64_t> first = coordinates(shape, groups.front().front());
+  for (size_t i = 0; i < shape.size(); ++i)
+    if (llvm::any_of(groups.front(), [&](int64_t id) {
+          return coordinates(shape, id)[i] != first[i];
+        }))
+      axes.push_back(static_cast<int16_t>(i));
+  if (ordered) {
+    // In the groups of [a0, a1, ...], a device's place in its group counts
+    // in mixed radix, a0 outermost: an axis's coordinate first changes
+    // after as many devices as the axes inside it hold together. Outer axes
+    // change later.
+    ArrayRef<int64_t> group = groups.front();
+    auto firstChange = [&](int16_t axis) {
+      for (size_t k = 1; k < group.size(); ++k)
+        if (coordinates(shape, group[k])[axis] != first[axis])
+          return k;
+      return group.size();
+    };
+    llvm::stable_sort(axes, [&](int16_t a, int16_t b) {
+      return firstChange(a) > firstChange(b);
+    });
+  }
+  if (!groupsAre(shape, axes, groups, ordered))
     return std::nullopt;
-  return found;
+  return axes;
 }
 
 std::optional<MeshShift>

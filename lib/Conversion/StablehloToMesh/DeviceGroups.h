@@ -40,7 +40,8 @@ using DeviceGroups = SmallVector<SmallVector<int64_t>>;
 /// it; without, only which devices are grouped counts and the axes come in
 /// mesh order. Axes of size 1 are left out: they group nothing. Ids out of
 /// range, repeated ids, groups of different sizes or groups that do not
-/// cover the mesh never match.
+/// cover the mesh never match. Linear in the number of devices times the
+/// number of mesh axes (squared).
 ///
 /// Example, on a 2x2 mesh: [[0, 2], [1, 3]] -> [0]; [[0, 2, 1, 3]] -> [1, 0]
 /// when ordered, [0, 1] when not; [[0, 3], [1, 2]] -> nullopt.

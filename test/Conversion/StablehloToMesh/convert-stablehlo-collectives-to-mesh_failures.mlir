@@ -188,7 +188,7 @@ func.func @gather_dim_out_of_range(%arg0: tensor<8xf32>) -> tensor<16xf32> {
 
 // -----
 
-// expected-error @+1 {{'builtin.module' op unsupported: 2 replicas (mhlo.num_replicas); meshsdy runs one program per device of a mesh}}
+// expected-error @+1 {{'builtin.module' op unsupported: mhlo.num_replicas = 2; meshsdy runs one program per device of a mesh}}
 module attributes {mhlo.num_replicas = 2 : i32} {
   sdy.mesh @mesh_x2 = <["x"=2]>
   func.func @f(%arg0: tensor<8xf32>) -> tensor<8xf32> {
@@ -273,4 +273,37 @@ func.func @no_zeros(%arg0: tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>> {
     sdy.return %1 : tensor<4xcomplex<f32>>
   } : (tensor<8xcomplex<f32>>) -> tensor<8xcomplex<f32>>
   return %0 : tensor<8xcomplex<f32>>
+}
+
+// -----
+
+sdy.mesh @mesh_huge = <["a"=2048, "b"=1024]>
+func.func @too_many_devices(%arg0: tensor<2048xf32>) -> tensor<2048xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh_huge, [{"a"}]>] out_shardings=[<@mesh_huge, [{"a"}]>] manual_axes={"a", "b"} (%a: tensor<1xf32>) {
+    // expected-error @+1 {{'stablehlo.all_reduce' op unsupported: mesh 'mesh_huge' has 2097152 devices, more than 1048576}}
+    %1 = "stablehlo.all_reduce"(%a) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, use_global_device_ids}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %s = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) : (tensor<1xf32>) -> tensor<1xf32>
+    sdy.return %1 : tensor<1xf32>
+  } : (tensor<2048xf32>) -> tensor<2048xf32>
+  return %0 : tensor<2048xf32>
+}
+
+// -----
+
+// Device ids that do not fit in 64 bits are no device ids.
+sdy.mesh @mesh_x2 = <["x"=2]>
+func.func @huge_ids(%arg0: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = sdy.manual_computation(%arg0) in_shardings=[<@mesh_x2, [{"x"}]>] out_shardings=[<@mesh_x2, [{"x"}]>] manual_axes={"x"} (%a: tensor<4xf32>) {
+    // expected-error @+1 {{'stablehlo.all_reduce' op unsupported: replica groups dense<[[0, 100000000000000000000000]]> : tensor<1x2xi128> are not the device groups of any mesh axes of 'mesh_x2'}}
+    %1 = "stablehlo.all_reduce"(%a) <{channel_handle = #stablehlo.channel_handle<handle = 1, type = 1>, replica_groups = dense<[[0, 100000000000000000000000]]> : tensor<1x2xi128>, use_global_device_ids}> ({
+    ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+      %s = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32>
+      "stablehlo.return"(%s) : (tensor<f32>) -> ()
+    }) : (tensor<4xf32>) -> tensor<4xf32>
+    sdy.return %1 : tensor<4xf32>
+  } : (tensor<8xf32>) -> tensor<8xf32>
+  return %0 : tensor<8xf32>
 }
