@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """A recurrence in `jax.lax.fori_loop` (a `stablehlo.while`, here an
 `scf.while`) whose trip count is an input, with the loop counter read in
-the body, on a 2x2 mesh: the state's batch over 'data', the weight's output
-features over 'model'.
+the body and a sharding constraint on the state (JAX outlines such a body
+into a private function, which the front door inlines), on a 2x2 mesh: the
+state's batch over 'data', the weight's output features over 'model'.
 
     .venv/bin/python examples/frontends/jax_fori_loop.py
 """
@@ -20,7 +21,8 @@ import jax.numpy as jnp
 
 def recurrence(h: jax.Array, w: jax.Array, steps: jax.Array) -> jax.Array:
     def step(i, state):  # noqa: ANN001, ANN202
-        return jnp.tanh(state @ w) + i.astype(state.dtype) / 10
+        state = jnp.tanh(state @ w) + i.astype(state.dtype) / 10
+        return jax.lax.with_sharding_constraint(state, sharding("data", None))
 
     return jax.lax.fori_loop(0, steps, step, h)
 

@@ -79,7 +79,8 @@ int64_t channelHandle(Operation *op) {
   if (at == StringRef::npos)
     return 0;
   int64_t handle = 0;
-  if (data.drop_front(at + 9).take_while(llvm::isDigit).getAsInteger(10, handle))
+  StringRef digits = data.drop_front(at + 9).take_while(llvm::isDigit);
+  if (digits.getAsInteger(10, handle))
     return 0;
   return handle;
 }
@@ -145,9 +146,11 @@ CollectivesToMesh::readManualContext(Plan &plan,
   // The mesh: the one the innermost computation's shardings name, else the
   // module's only sdy mesh.
   FlatSymbolRefAttr meshName;
-  for (sdy::TensorShardingAttr sharding : llvm::concat<const sdy::TensorShardingAttr>(
-           enclosing.front().getInShardings().getShardings(),
-           enclosing.front().getOutShardings().getShardings()))
+  sdy::ManualComputationOp innermost = enclosing.front();
+  for (sdy::TensorShardingAttr sharding :
+       llvm::concat<const sdy::TensorShardingAttr>(
+           innermost.getInShardings().getShardings(),
+           innermost.getOutShardings().getShardings()))
     if (!meshName)
       meshName = sharding.getMeshSymName();
   if (meshName)
@@ -169,7 +172,8 @@ CollectivesToMesh::readManualContext(Plan &plan,
   Attribute partitions = module->getAttr("mhlo.num_partitions");
   if (partitions && integerValue(partitions) != mesh.getTotalSize())
     return op->emitOpError("unsupported: mhlo.num_partitions = ")
-           << printable(partitions) << " but mesh '" << plan.sdyMesh.getSymName()
+           << printable(partitions) << " but mesh '"
+           << plan.sdyMesh.getSymName()
            << "' has " << mesh.getTotalSize() << " devices";
   for (sdy::ManualComputationOp computation : enclosing)
     for (StringAttr name : computation.getManualAxes().getValue())
@@ -184,7 +188,8 @@ CollectivesToMesh::groupAxes(Plan &plan, ArrayRef<int16_t> manual,
                              bool ordered) {
   Operation *op = plan.op;
   SmallVector<int64_t> shape = meshShape(plan.sdyMesh);
-  auto attr = dyn_cast_or_null<DenseIntElementsAttr>(op->getAttr("replica_groups"));
+  auto attr =
+      dyn_cast_or_null<DenseIntElementsAttr>(op->getAttr("replica_groups"));
   if (!attr || attr.getType().getRank() != 2)
     return op->emitOpError("expected 'replica_groups', a 2-D tensor of "
                            "device ids");
@@ -329,13 +334,14 @@ LogicalResult CollectivesToMesh::checkTypes(Plan &plan) {
   Operation *op = plan.op;
   if (plan.kind == Kind::PartitionId || plan.kind == Kind::ReplicaId)
     return deviceIdCastType(op);
-  bool variadic = plan.kind == Kind::AllReduce || plan.kind == Kind::AllGather ||
-                  plan.kind == Kind::AllToAll;
+  bool variadic = plan.kind == Kind::AllReduce ||
+                  plan.kind == Kind::AllGather || plan.kind == Kind::AllToAll;
   if (op->getNumOperands() == 0 ||
       op->getNumOperands() != op->getNumResults() ||
       (!variadic && op->getNumOperands() != 1))
     return op->emitOpError("expected ")
-           << (variadic ? "as many results as operands" : "one operand and one result");
+           << (variadic ? "as many results as operands"
+                        : "one operand and one result");
   StringRef dimName = plan.kind == Kind::AllGather       ? "all_gather_dim"
                       : plan.kind == Kind::ReduceScatter ? "scatter_dimension"
                       : plan.kind == Kind::AllToAll      ? "split_dimension"

@@ -108,7 +108,8 @@ SmallVector<Value> CollectivesToMesh::rewriteOne(OpBuilder &builder,
     case Kind::AllToAll:
       results.push_back(mesh::AllToAllOp::create(
           builder, loc, type, mesh, axes, operand,
-          builder.getIndexAttr(plan.dim), builder.getIndexAttr(plan.concatDim)));
+          builder.getIndexAttr(plan.dim),
+          builder.getIndexAttr(plan.concatDim)));
       break;
     default:
       results.push_back(shift(builder, plan, operand));

@@ -138,7 +138,9 @@ mlir::meshsdy::matchShift(ArrayRef<int64_t> shape,
   // A delta recorded before the axis was known is 0: a device that stays,
   // which no shift has.
   int64_t size = shape[*axis];
-  auto normalised = [&](int64_t delta) { return ((delta % size) + size) % size; };
+  auto normalised = [&](int64_t delta) {
+    return ((delta % size) + size) % size;
+  };
   int64_t offset = 0;
   for (int64_t d : deltas)
     if (d != 0) {

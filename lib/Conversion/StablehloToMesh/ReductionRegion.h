@@ -1,4 +1,4 @@
-//===- ReductionRegion.h - the reduction a StableHLO region computes -*- C++ -*-===//
+//===- ReductionRegion.h - a StableHLO reduction region ---------*- C++ -*-===//
 //
 // StableHLO's all_reduce and reduce_scatter say how to combine two values
 // with a region: `^bb0(%a: tensor<f32>, %b: tensor<f32>)`, one op, return.

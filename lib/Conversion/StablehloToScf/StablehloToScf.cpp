@@ -73,7 +73,8 @@ LogicalResult checkWhile(Operation *op) {
            << op->getNumRegions();
   if (!llvm::equal(op->getOperandTypes(), op->getResultTypes()))
     return op->emitOpError("operand and result types differ");
-  Type predicate = RankedTensorType::get({}, IntegerType::get(op->getContext(), 1));
+  Type predicate =
+      RankedTensorType::get({}, IntegerType::get(op->getContext(), 1));
   if (failed(checkRegion(op, 0, op->getOperandTypes(), predicate,
                          "one tensor<i1>")))
     return failure();

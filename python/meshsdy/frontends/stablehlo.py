@@ -19,7 +19,8 @@ generic op form, with locations):
    `convert-stablehlo-collectives-to-mesh` (collectives and device ids in a
    `shard_map` body to `mesh` collectives on a companion `mesh.mesh`).
    Any op left that meshsdy does not run is a `FrontendError` naming it and
-   its location; the result is printed and parsed again without
+   its location; then `INLINE_PIPELINE` inlines JAX's private functions
+   into their callers, as XLA does; the result is printed and parsed again without
    unregistered dialects, so that it is verified.
 
 jax and jaxlib are imported on first use.
@@ -37,7 +38,7 @@ import meshsdy  # noqa: F401  (registers the dialects and passes)
 
 from ._common import FrontendError, check_no_foreign_ops
 
-__all__ = ["JAXLIB_PIPELINE", "MESHSDY_PIPELINE", "from_jax", "from_stablehlo"]
+__all__ = ["INLINE_PIPELINE", "JAXLIB_PIPELINE", "MESHSDY_PIPELINE", "from_jax", "from_stablehlo"]
 
 #: What runs in jaxlib's context: StableHLO (and CHLO) to linalg.
 JAXLIB_PIPELINE = ("builtin.module(func.func(chlo-legalize-to-stablehlo, stablehlo-legalize-to-linalg, "
@@ -46,6 +47,12 @@ JAXLIB_PIPELINE = ("builtin.module(func.func(chlo-legalize-to-stablehlo, stableh
 #: What runs in ours, on jaxlib's output: what jaxlib leaves, to upstream
 #: and mesh ops.
 MESHSDY_PIPELINE = "builtin.module(convert-stablehlo-control-flow-to-scf, convert-stablehlo-collectives-to-mesh)"
+
+#: Then, once no foreign op is left (the inliner must not meet unregistered
+#: ops), JAX's private functions (jnp's helpers, a loop body JAX outlines)
+#: are inlined, as XLA does: a call inside an op that runs on whole tensors
+#: (an `scf.while`) cannot be partitioned.
+INLINE_PIPELINE = "builtin.module(inline{default-pipeline=})"
 
 _SOURCE = "StableHLO"
 
@@ -127,6 +134,7 @@ def _convert_in_ours(generic: str) -> str:
         except ir.MLIRError as e:
             raise FrontendError(f"{_SOURCE}: {_one_line(e)}") from None
         check_no_foreign_ops(module, _SOURCE)
+        PassManager.parse(INLINE_PIPELINE).run(module.operation)
         return module.operation.get_asm(enable_debug_info=True)
 
 

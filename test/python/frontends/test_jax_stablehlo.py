@@ -110,6 +110,46 @@ def test_control_flow_becomes_scf_and_computes_the_same(p: bool, n: int) -> None
     np.testing.assert_allclose(two_way, x if n == 0 else np.cos(x), rtol=1e-6)
 
 
+def test_private_functions_are_inlined_also_inside_loops() -> None:
+    """JAX outlines a loop body holding a sharding constraint into a private
+    function; a call inside an scf.while could not be partitioned."""
+    text = f"""
+module @jit_f {{
+  {MESH}
+  func.func public @main(%x: tensor<8xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{"data"}}]>}}) -> tensor<8xf32> {{
+    %c0 = stablehlo.constant dense<0> : tensor<i32>
+    %c3 = stablehlo.constant dense<3> : tensor<i32>
+    %0:2 = stablehlo.while(%i = %c0, %s = %x) : tensor<i32>, tensor<8xf32>
+    cond {{
+      %lt = stablehlo.compare LT, %i, %c3, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+      stablehlo.return %lt : tensor<i1>
+    }} do {{
+      %c1 = stablehlo.constant dense<1> : tensor<i32>
+      %next = stablehlo.add %i, %c1 : tensor<i32>
+      %t = func.call @closed_call(%s) : (tensor<8xf32>) -> tensor<8xf32>
+      stablehlo.return %next, %t : tensor<i32>, tensor<8xf32>
+    }}
+    return %0#1 : tensor<8xf32>
+  }}
+  func.func private @closed_call(%s: tensor<8xf32>) -> tensor<8xf32> {{
+    %t = stablehlo.tanh %s : tensor<8xf32>
+    %c = sdy.sharding_constraint %t <@mesh, [{{"data"}}]> : tensor<8xf32>
+    return %c : tensor<8xf32>
+  }}
+}}"""
+    import meshsdy.pipeline as pipeline
+
+    with ir.Context():
+        module = from_stablehlo(text)
+        names = _ops(module)
+        assert "func.call" not in names and names.count("func.func") == 1
+        assert "sdy.sharding_constraint" in names
+        x = np.linspace(-1, 1, 8, dtype=np.float32)
+        (out,) = sim.simulate(module, "main", [x])
+        np.testing.assert_allclose(out, np.tanh(np.tanh(np.tanh(x))), rtol=1e-6)
+        pipeline.spmdize(module)
+
+
 def test_shard_map_collectives_become_mesh_collectives() -> None:
     text = f"""
 module @jit_f attributes {{mhlo.num_partitions = 4 : i32, mhlo.num_replicas = 1 : i32}} {{

@@ -28,7 +28,7 @@ EXPECTED_COLLECTIVES = {
     "attention": {"mesh.all_reduce": 1},
     "transformer_block": {"mesh.all_reduce": 2},
     "embedding_argmax_one_hot": {"mesh.all_gather": 3, "mesh.all_slice": 1},
-    "fori_loop": {"mesh.all_gather": 3, "mesh.all_slice": 2},
+    "fori_loop": {"mesh.all_gather": 2, "mesh.all_slice": 1},
     "cond_switch": {"mesh.all_gather": 2, "mesh.all_reduce": 1, "mesh.all_slice": 2},
     "cumsum": {"mesh.all_gather": 2, "mesh.all_slice": 4, "mesh.all_to_all": 2},
     # One mesh collective per StableHLO one the shard_map body writes.
