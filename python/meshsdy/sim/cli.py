@@ -110,9 +110,9 @@ def _run(args: argparse.Namespace) -> int:
             bound = index_bound(fn.arg_types + fn.result_types)
         probe_spmd = args.spmd
         if probe_spmd is None:
-            from .interpreter import DEVICE_OPS
+            from .interpreter import is_spmd_program
 
-            probe_spmd = bool(compiler.op_names & DEVICE_OPS)
+            probe_spmd = is_spmd_program(compiler)
         if probe_spmd:
             mesh_shape = args.mesh_shape or _module_mesh(compiler)
             n = Mesh(tuple(mesh_shape)).num_devices

@@ -65,7 +65,20 @@ def _dim(op: ir.OpView, cc: Compiler) -> Kernel:
 
 @register("tensor.extract")
 def _extract(op: ir.OpView, cc: Compiler) -> Kernel:
-    return Kernel(LOCAL, lambda a, dev: [a[0][tuple(int(i) for i in a[1:])]])
+    """One element, or, inside a linalg body run vectorized over its
+    iteration space (a gather: `table[ids[i, j], k]`), one element per
+    iteration, the indices being arrays."""
+
+    def run(a: list[Any], dev: Any) -> list[Any]:
+        tensor, indices = a[0], [np.asarray(i) for i in a[1:]]
+        for k, (i, size) in enumerate(zip(indices, np.shape(tensor))):
+            if np.any((i < 0) | (i >= size)):
+                raise SimulationError(f"index {k} out of range [0, {size})")
+        if all(i.ndim == 0 for i in indices):
+            return [tensor[tuple(int(i) for i in indices)]]
+        return [tensor[tuple(indices)]]
+
+    return Kernel(LOCAL, run)
 
 
 @register("tensor.insert")

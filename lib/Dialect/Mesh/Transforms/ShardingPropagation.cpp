@@ -493,7 +493,12 @@ const LoopModel *Propagation::modelOf(Operation *op, OpState &state) {
   if (auto sharded = dyn_cast<ShardingInterface>(op)) {
     LoopModel candidate{loopStructures.get(sharded), {}};
     if (candidate.maps.size() == op->getNumOperands() + op->getNumResults()) {
-      candidate.splittable = getSplittableLoops(sharded, candidate.iterators);
+      SmallVector<RankedTensorType, 4> types;
+      for (Type type : llvm::concat<Type>(op->getOperandTypes(),
+                                          op->getResultTypes()))
+        types.push_back(dyn_cast<RankedTensorType>(type));
+      candidate.splittable = getSplittableLoops(sharded, candidate.maps,
+                                                candidate.iterators, types);
       model = modelPool.intern(std::move(candidate));
     }
   }

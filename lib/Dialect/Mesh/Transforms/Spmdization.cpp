@@ -290,7 +290,7 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
   MeshOp meshOp = lookupMesh(MeshSharding(mesh, {}));
   LoopSharding loops = deriveLoopSharding(
       iterators.size(), maps, axesPtrs, order,
-      getSplittableLoops(op, iterators), types,
+      getSplittableLoops(op, maps, iterators, types), types,
       meshOp && meshOp.isStatic() ? meshOp.getShape() : ArrayRef<int64_t>());
 
   SmallVector<Value> localOperands;
