@@ -293,3 +293,45 @@ def test_sim_cli_refuses_a_missing_file_and_a_bad_kind(tmp_path: Path) -> None:
     assert result.returncode == 2 and "no file" in result.stderr
     result = _sim(str(source), "--inputs", "gaussian")
     assert result.returncode == 2 and "must be random, zeros, ones or a FILE.npz" in result.stderr
+
+
+SPMD = """
+mesh.mesh @mesh(shape = 2)
+func.func @f(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %r = mesh.all_reduce %x on @mesh mesh_axes = [0] : tensor<2xf32> -> tensor<2xf32>
+  return %r : tensor<2xf32>
+}
+"""
+
+
+def test_sim_cli_spmd_gives_a_file_array_to_every_device(tmp_path: Path) -> None:
+    source = tmp_path / "spmd.mlir"
+    source.write_text(SPMD)
+    np.savez(tmp_path / "in.npz", arg0=np.array([1.5, -2], np.float32))
+    result = _sim(str(source), "--inputs", str(tmp_path / "in.npz"), "--save-outputs", str(tmp_path / "out.npz"))
+    assert result.returncode == 0, result.stderr
+    with np.load(tmp_path / "out.npz") as data:
+        assert sorted(data.files) == ["out0_device0", "out0_device1"]
+        for name in data.files:
+            np.testing.assert_array_equal(data[name], [3, -4])
+
+
+def test_sim_cli_compares_on_file_inputs_and_saves_the_unsharded_outputs(tmp_path: Path) -> None:
+    sharded = GATHER.replace("func.func @gather(%ids: tensor<2x3xi64>)",
+                             "mesh.mesh @mesh(shape = 2)\nfunc.func @gather(%ids: tensor<2x3xi64>)").replace(
+        "  %r = linalg", "  %sh = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding\n"
+                         "  %ids_s = mesh.shard %ids to %sh : tensor<2x3xi64>\n  %r = linalg").replace(
+        "ins(%ids : tensor<2x3xi64>)", "ins(%ids_s : tensor<2x3xi64>)")
+    global_path = tmp_path / "global.mlir"
+    global_path.write_text(sharded)
+    partitioned = subprocess.run([meshsdy.tool_path(), str(global_path), "--mesh-spmdize-pipeline"],
+                                 capture_output=True, text=True, timeout=300)
+    assert partitioned.returncode == 0, partitioned.stderr
+    (tmp_path / "part.mlir").write_text(partitioned.stdout)
+    ids = np.array([[5, 0, 1], [2, 4, 3]], np.int64)
+    np.savez(tmp_path / "in.npz", arg0=ids)
+    result = _sim(str(tmp_path / "part.mlir"), "--func", "gather", "--compare-to", str(global_path),
+                  "--inputs", str(tmp_path / "in.npz"), "--save-outputs", str(tmp_path / "out.npz"))
+    assert result.returncode == 0, result.stdout + result.stderr
+    with np.load(tmp_path / "out.npz") as data:
+        np.testing.assert_array_equal(data["out0"], TABLE[ids])

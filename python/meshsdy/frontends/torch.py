@@ -246,9 +246,11 @@ def _annotate(module: ir.Module, func_name: str, mesh: Mesh, specs: list[Optiona
 
 
 def _first_line(e: BaseException) -> str:
-    from ..sim.cli import error_line
-
-    if isinstance(e, ir.MLIRError):
-        return error_line(e)
+    """One line for an error: an MLIR error's (ours or torch-mlir's) message
+    with its first diagnostic and location, else the first line."""
+    diagnostics = getattr(e, "error_diagnostics", None)
+    if diagnostics:
+        message = str(getattr(e, "message", "")).rstrip(":")
+        return f"{message}: {diagnostics[0].location}: {diagnostics[0].message}"
     text = str(e).strip()
     return text.splitlines()[0] if text else type(e).__name__

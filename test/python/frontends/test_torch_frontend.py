@@ -255,3 +255,38 @@ def test_a_bf16_model(net) -> None:
         eps = 2.0 ** -7
         difference = np.abs(out.astype(np.float64) - want.astype(np.float64))
         assert np.all(difference <= 4 * eps * np.abs(want.astype(np.float64)) + eps)
+
+
+SCAN = """
+func.func @main(%x: tensor<2x5xi64>) -> tensor<2x5xi64> {
+  %c0 = arith.constant 0 : i64
+  %e = tensor.empty() : tensor<2x5xi64>
+  %a = tensor.empty() : tensor<2xi64>
+  %r:2 = tm_tensor.scan dimension(1) inclusive(true) ins(%x : tensor<2x5xi64>) outs(%e, %a : tensor<2x5xi64>, tensor<2xi64>) {
+  ^bb0(%p: i64, %q: i64):
+    %s = arith.COMBINER %p, %q : i64
+    tm_tensor.yield %s : i64
+  } -> tensor<2x5xi64>, tensor<2xi64>
+  return %r#0 : tensor<2x5xi64>
+}
+"""
+
+
+def test_a_scan_without_a_neutral_element_is_named() -> None:
+    with pytest.raises(FrontendError, match=r"'tm_tensor.scan' at loc\(.*\) has no conversion to meshsdy's ops \(its "
+                                            r"body must combine its two arguments with one of .*, got arith.subi\)"):
+        from_torch_mlir(SCAN.replace("COMBINER", "subi"))
+
+
+@pytest.mark.parametrize(("combiner", "reference"), [("maxsi", np.maximum.accumulate), ("muli", np.cumprod)])
+def test_scans_with_other_combiners(combiner: str, reference) -> None:
+    module = from_torch_mlir(SCAN.replace("COMBINER", combiner))
+    x = np.array([[3, -1, 4, -1, 5], [-9, 2, -6, 5, 3]], np.int64)
+    (out,) = simulate(module, "main", [x])
+    np.testing.assert_array_equal(out, reference(x, axis=1))
+
+
+def test_torch_mlir_text_that_does_not_parse_is_one_line() -> None:
+    with pytest.raises(FrontendError, match=r"^torch-mlir: Unable to parse module assembly: loc\(\"-\":6:35\): "
+                                            r"expected attribute value$"):
+        from_torch_mlir(SCAN.replace("dimension(1)", "dimension("))
