@@ -576,7 +576,7 @@ def partition_and_compare(
 
     from . import sim
     from .sim.annotations import boundary_shardings
-    from .sim.inputs import index_bound
+    from .sim.inputs import index_bound, position_bounds
     from .sim.tolerance import default_tolerance, max_abs_difference
 
     ctx = context or ir.Context()
@@ -585,7 +585,10 @@ def partition_and_compare(
         if inputs is None:
             rng = np.random.default_rng(seed)
             bound = index_bound(_func_types(global_module, func_name))
-            inputs = [_random_input(arg.type, rng, bound) for arg in _func_args(global_module, func_name)]
+            args = _func_args(global_module, func_name)
+            positions = position_bounds(args[0].owner.owner) if args else {}
+            inputs = [_random_input(arg.type, rng, positions.get(i, bound), i in positions)
+                      for i, arg in enumerate(args)]
         expected = sim.simulate(global_module, func_name, list(inputs))
         tolerances = [default_tolerance(global_module, func_name, np.asarray(e).dtype) for e in expected]
 
@@ -634,9 +637,11 @@ def _func_types(module: ir.Module, name: str) -> list[ir.Type]:
     raise ValueError(f"no function @{name} in the module")
 
 
-def _random_input(type_: ir.Type, rng, index_limit: int):
+def _random_input(type_: ir.Type, rng, index_limit: int, position: bool = False):
     """A random value of `type_`: normal floats, integers in [-8, 8),
-    booleans, and `index` values in [0, index_limit) (meshsdy.sim.inputs)."""
+    booleans, and `index` values in [0, index_limit) (meshsdy.sim.inputs);
+    integers the function uses as positions (`position`) in [0, index_limit)
+    too."""
     import numpy as np
 
     from .sim.inputs import is_index, random_indices
@@ -647,8 +652,8 @@ def _random_input(type_: ir.Type, rng, index_limit: int):
                          "values of: pass `inputs`")
     shape = list(type_.shape) if isinstance(type_, ir.RankedTensorType) else []
     dtype = dtype_of(type_)
-    if is_index(type_):
-        value = random_indices(rng, shape, index_limit)
+    if is_index(type_) or (position and dtype.kind == "i"):
+        value = random_indices(rng, shape, index_limit).astype(dtype)
     elif dtype == np.bool_:
         value = rng.integers(0, 2, size=shape).astype(np.bool_)
     elif dtype.kind == "i":

@@ -195,7 +195,14 @@ struct InsertExplicitReshardsPass
     // keep its sharding is computed as chosen and resharded back.
     AxisList reduced;
     for (int64_t factor : rule.getReductionFactors())
-      reduced.append(chosen[factor].begin(), chosen[factor].end());
+      // A factor a result indexes is not reduced over, whatever a written
+      // rule says: its axes shard that result.
+      if (llvm::none_of(rule.getResultMappings(), [&](auto mapping) {
+            return llvm::any_of(mapping.getDimMappings(), [&](auto dim) {
+              return llvm::is_contained(dim.getFactorIndices(), factor);
+            });
+          }))
+        reduced.append(chosen[factor].begin(), chosen[factor].end());
     // Axes the result is declared unreduced on stay unreduced.
     if (!resultShardings.empty() && resultShardings[0])
       llvm::erase_if(reduced, [&](AxisRefAttr axis) {
