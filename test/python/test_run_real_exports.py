@@ -16,7 +16,7 @@ import pytest
 import meshsdy  # noqa: F401
 import meshsdy.run as mpirun
 
-ml_dtypes = pytest.importorskip("ml_dtypes")
+import ml_dtypes
 
 TABLE = np.arange(24, dtype=np.float32).reshape(6, 4) / 8
 

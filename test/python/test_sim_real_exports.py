@@ -7,6 +7,7 @@ integer inputs that feed a gather staying in range."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -22,7 +23,7 @@ from meshsdy.sim import SimulationError, simulate
 from meshsdy.sim.inputs import position_bounds
 from meshsdy.sim.tolerance import default_tolerance, tolerance_for
 
-ml_dtypes = pytest.importorskip("ml_dtypes")
+import ml_dtypes
 BF16 = np.dtype(ml_dtypes.bfloat16)
 
 
@@ -283,7 +284,7 @@ def test_sim_cli_refuses_bad_npz_in_one_line(tmp_path: Path, arrays: dict, messa
     np.savez(tmp_path / "in.npz", **arrays)
     result = _sim(str(source), "--inputs", str(tmp_path / "in.npz"))
     assert result.returncode == 2
-    assert result.stderr.count("\n") == 1 and pytest.importorskip("re").search(message, result.stderr), result.stderr
+    assert result.stderr.count("\n") == 1 and re.search(message, result.stderr), result.stderr
 
 
 def test_sim_cli_refuses_a_missing_file_and_a_bad_kind(tmp_path: Path) -> None:

@@ -15,8 +15,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-torch = pytest.importorskip("torch")
-pytest.importorskip("torch_mlir")
+import torch
+import torch_mlir  # noqa: F401
 
 from mlir import ir  # noqa: E402
 
