@@ -100,3 +100,30 @@ def test_from_jax_keeps_the_users_shardings_and_source_lines() -> None:
     assert "linalg.matmul" in text and "stablehlo." not in text.replace("stablehlo.mesh", "")
     # The user's lines, not the front door's.
     assert "jax_mlp.py\":" in locations and "frontends/stablehlo.py" not in locations
+
+
+@pytest.mark.parametrize(("name", "source"), [("transformer_block", "jax_transformer.py"),
+                                              ("embedding_argmax_one_hot", "jax_embedding.py")])
+def test_explain_names_the_users_python_lines(name: str, source: str, lowered_zoo: Path) -> None:
+    """meshsdy.explain on an imported JAX program: each collective names the
+    line of the model's Python source JAX recorded (not a line of the MLIR
+    text, nor one of jax's own files), and shardings read as sdy ones."""
+    from mlir import ir
+
+    from meshsdy.explain import explain
+    from meshsdy.frontends import from_stablehlo
+
+    lowered = jax_common.load(name, lowered_zoo)
+    with ir.Context():
+        text = from_stablehlo(lowered.text).operation.get_asm(enable_debug_info=True)
+    explanation = explain(text, "main")
+    collectives = [c for op in explanation.ops for c in op.collectives]
+    assert collectives and explanation.sdy
+    for c in collectives:
+        # The model's own file, or a zoo file it calls (the block's attention).
+        where = c.value_where
+        assert where is not None and Path(where.file).parent == ZOO and where.file.endswith(".py"), c
+        assert 1 <= where.line <= len(Path(where.file).read_text().splitlines())
+        assert "split_axes" not in c.source_sharding + c.target_sharding
+    assert any(Path(c.value_where.file).name == source for c in collectives)
+    assert f"({Path(collectives[0].value_where.file).name}:" in explanation.text()
