@@ -89,4 +89,5 @@ NB_MODULE(_meshsdy, m) {
   nb::module_ cost =
       m.def_submodule("cost", "the cost model (CostModel.h)");
   populateCost(cost);
+  populateResources(m);
 }

@@ -78,6 +78,8 @@ void populateGroups(nb::module_ &m);
 void populateAxes(nb::module_ &m);
 /// Adds the cost model to `m` (CostBindings.cpp).
 void populateCost(nb::module_ &m);
+/// Adds `resource_key` and `resource_blob` to `m` (Resources.cpp).
+void populateResources(nb::module_ &m);
 
 } // namespace meshsdy::python
 

@@ -1,11 +1,13 @@
 //===- ReshapeShardingModels.cpp - ShardingInterface for reshapes ---------===//
 //
-// tensor.collapse_shape and tensor.expand_shape regroup dimensions. A group
-// may be split along its outermost dimension only: splitting the outer
-// dimension of `AxB` into n blocks splits the collapsed `A*B` into n
-// contiguous blocks too (row-major). So there is one loop per dimension of
-// the collapsed side; the outermost expanded dimension of each group is
-// indexed by it and the others stay whole. Static shapes only.
+// tensor.collapse_shape and tensor.expand_shape regroup dimensions. There is
+// one loop per dimension of the expanded side; a dimension of the collapsed
+// side is its group's loops in row-major order (`d0 * 8 + d1` for 4x8 ->
+// 32), so that it keeps the axes of every merged dimension: splitting the
+// outer dimension into single rows and the inner one too splits the
+// collapsed dimension into contiguous pieces (deriveLoopSharding lets an
+// inner loop be split only then). Attention's (batch, heads) into a batch
+// matmul's batch dimension moves no data. Static shapes only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -20,15 +22,21 @@ using namespace mlir::mesh;
 
 namespace {
 
-/// Map of the expanded side: group `g`'s first dimension is loop `g`, the
-/// other dimensions of the group are whole.
-AffineMap expandedMap(ArrayRef<ReassociationIndices> groups,
-                      unsigned numExpanded, MLIRContext *ctx) {
-  SmallVector<AffineExpr> exprs(numExpanded, getAffineConstantExpr(0, ctx));
-  for (auto [loop, group] : llvm::enumerate(groups))
-    if (!group.empty())
-      exprs[group.front()] = getAffineDimExpr(loop, ctx);
-  return AffineMap::get(groups.size(), 0, exprs, ctx);
+/// Map of the collapsed side: each dimension is its group's loops (the
+/// expanded dimensions) in row-major order.
+AffineMap collapsedMap(ArrayRef<ReassociationIndices> groups,
+                       RankedTensorType expanded, MLIRContext *ctx) {
+  SmallVector<AffineExpr> exprs;
+  for (const ReassociationIndices &group : groups) {
+    AffineExpr expr = getAffineConstantExpr(0, ctx);
+    int64_t stride = 1;
+    for (int64_t dim : llvm::reverse(group)) {
+      expr = getAffineDimExpr(dim, ctx) * stride + expr;
+      stride *= expanded.getDimSize(dim);
+    }
+    exprs.push_back(expr);
+  }
+  return AffineMap::get(expanded.getRank(), 0, exprs, ctx);
 }
 
 template <typename OpTy>
@@ -51,7 +59,7 @@ struct ReshapeShardingModel
 
   SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
     return SmallVector<utils::IteratorType>(
-        collapsedType(cast<OpTy>(op)).getRank(), utils::IteratorType::parallel);
+        expandedType(cast<OpTy>(op)).getRank(), utils::IteratorType::parallel);
   }
 
   SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
@@ -63,9 +71,9 @@ struct ReshapeShardingModel
     MLIRContext *ctx = op->getContext();
     SmallVector<ReassociationIndices> groups =
         reshape.getReassociationIndices();
-    AffineMap collapsed = AffineMap::getMultiDimIdentityMap(groups.size(), ctx);
     AffineMap expanded =
-        expandedMap(groups, expandedType(reshape).getRank(), ctx);
+        AffineMap::getMultiDimIdentityMap(expandedType(reshape).getRank(), ctx);
+    AffineMap collapsed = collapsedMap(groups, expandedType(reshape), ctx);
     if constexpr (kCollapse)
       return {expanded, collapsed};
     else

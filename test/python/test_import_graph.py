@@ -7,7 +7,11 @@ time (a function importing a module that imports this one) still couples
 the two. An edge goes to the deepest module of the package an import names
 (`from ..sim import mesh` -> meshsdy.sim.mesh; `from .. import pipeline` ->
 meshsdy.pipeline); the implicit import of a module's parent packages is no
-edge, since Python initializes those first.
+edge, since Python initializes those first. `importlib.import_module` counts
+too: of a literal name, an edge to that module; of a name built from the
+package's own (`f"{__name__}.{module}"`, how meshsdy.frontends imports a
+front door on first use), an edge to every submodule of the package, as any
+of them may be the one imported.
 """
 
 from __future__ import annotations
@@ -46,6 +50,30 @@ def _type_checking_only(tree: ast.AST) -> set[ast.AST]:
     return skipped
 
 
+def _dynamic_targets(call: ast.Call, package: str, modules: dict[str, Path]) -> list[str]:
+    """The modules an `import_module(...)` call may import: the literal
+    name, or every submodule of `package` for a name that starts with
+    `f"{__name__}."` or `f"{__package__}."`."""
+    if not call.args:
+        return []
+    arg = call.args[0]
+    if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+        return [arg.value]
+    if isinstance(arg, ast.JoinedStr) and arg.values and isinstance(arg.values[0], ast.FormattedValue) \
+            and ast.unparse(arg.values[0].value) in ("__name__", "__package__"):
+        return [m for m in modules if m.startswith(package + ".") and "." not in m[len(package) + 1:]
+                and not m.endswith(".__main__")]
+    raise AssertionError(f"import_module({ast.unparse(arg)}) in {package}: name a module the graph can read")
+
+
+def _is_import_module(node: ast.AST) -> bool:
+    if not isinstance(node, ast.Call):
+        return False
+    func = node.func
+    return (isinstance(func, ast.Name) and func.id == "import_module") or \
+        (isinstance(func, ast.Attribute) and func.attr == "import_module")
+
+
 def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
     """The package modules `name` imports, anywhere in its source."""
     tree = ast.parse(path.read_text(), filename=str(path))
@@ -73,6 +101,8 @@ def imports_of(name: str, path: Path, modules: dict[str, Path]) -> set[str]:
                 base_name = node.module or ""
             targets = [f"{base_name}.{alias.name}" if f"{base_name}.{alias.name}" in modules else base_name
                        for alias in node.names]
+        elif _is_import_module(node):
+            targets = _dynamic_targets(node, package, modules)
         for target in targets:
             if target == "meshsdy" or target.startswith("meshsdy."):
                 module = deepest(target)
@@ -126,6 +156,15 @@ def test_the_graph_sees_function_level_and_relative_imports() -> None:
     assert "meshsdy.sim" in graph["meshsdy.pipeline.compare"]
     assert "meshsdy._sdy_bridge" in graph["meshsdy.sim.program"]
     assert "meshsdy.pipeline" not in graph["meshsdy.sim.program"]
+
+
+def test_the_graph_sees_the_front_doors_imported_on_first_use() -> None:
+    graph = import_graph()
+    doors = {"meshsdy.frontends.shard", "meshsdy.frontends.stablehlo", "meshsdy.frontends.torch"}
+    assert doors <= set(graph)
+    assert doors <= graph["meshsdy.frontends"]  # __getattr__'s import_module
+    assert doors <= graph["meshsdy.frontends.__main__"]
+    assert not [c for c in cycles(graph) if any(m.startswith("meshsdy.frontends") for m in c)]
 
 
 def test_no_import_cycle() -> None:

@@ -12,7 +12,7 @@ from mlir import ir
 
 from .. import sim
 from ..sim.annotations import boundary_shardings
-from ..sim.inputs import index_bound, is_index, random_indices
+from ..sim.inputs import index_bound, is_index, position_bounds, random_indices
 from ..sim.irutil import dtype_of
 from ..sim.tolerance import agree, default_tolerance, max_abs_difference
 from .report import SpmdReport, mesh_shapes
@@ -90,7 +90,10 @@ def partition_and_compare(
         if inputs is None:
             rng = np.random.default_rng(seed)
             bound = index_bound(_func_types(global_module, func_name))
-            inputs = [_random_input(arg.type, rng, bound) for arg in _func_args(global_module, func_name)]
+            args = _func_args(global_module, func_name)
+            positions = position_bounds(args[0].owner.owner) if args else {}
+            inputs = [_random_input(arg.type, rng, positions.get(i, bound), i in positions)
+                      for i, arg in enumerate(args)]
         expected = sim.simulate(global_module, func_name, list(inputs))
         tolerances = [default_tolerance(global_module, func_name, np.asarray(e).dtype) for e in expected]
 
@@ -139,16 +142,18 @@ def _func_types(module: ir.Module, name: str) -> list[ir.Type]:
     raise ValueError(f"no function @{name} in the module")
 
 
-def _random_input(type_: ir.Type, rng: np.random.Generator, index_limit: int) -> object:
+def _random_input(type_: ir.Type, rng: np.random.Generator, index_limit: int, position: bool = False) -> object:
     """A random value of `type_`: normal floats, integers in [-8, 8),
-    booleans, and `index` values in [0, index_limit) (meshsdy.sim.inputs)."""
+    booleans, and `index` values in [0, index_limit) (meshsdy.sim.inputs);
+    integers the function uses as positions (`position`) in [0, index_limit)
+    too."""
     if isinstance(type_, ir.ShapedType) and not type_.has_static_shape:
         raise ValueError(f"an argument of type {type_} has no static shape to draw random "
                          "values of: pass `inputs`")
     shape = list(type_.shape) if isinstance(type_, ir.RankedTensorType) else []
     dtype = dtype_of(type_)
-    if is_index(type_):
-        value = random_indices(rng, shape, index_limit)
+    if is_index(type_) or (position and dtype.kind == "i"):
+        value = random_indices(rng, shape, index_limit).astype(dtype)
     elif dtype == np.bool_:
         value = rng.integers(0, 2, size=shape).astype(np.bool_)
     elif dtype.kind == "i":
@@ -159,9 +164,12 @@ def _random_input(type_: ir.Type, rng: np.random.Generator, index_limit: int) ->
 
 
 def _sim_mesh(module: ir.Module) -> sim.Mesh:
-    """The module's one mesh, as the simulator's Mesh."""
+    """The module's mesh, as the simulator's Mesh. Several meshes of one
+    shape are one set of devices (a front door's companion mesh for the
+    collectives written in a manual computation has the shape of the sdy
+    mesh it comes with); the first one names it."""
     shapes = mesh_shapes(module)
-    if len(shapes) != 1:
-        raise ValueError(f"partition_and_compare needs exactly one mesh.mesh, found {len(shapes)}")
-    ((name, shape),) = shapes.items()
+    if not shapes or len({tuple(shape) for shape in shapes.values()}) != 1:
+        raise ValueError(f"partition_and_compare needs one mesh shape, found {shapes or 'no mesh.mesh'}")
+    name, shape = next(iter(shapes.items()))
     return sim.Mesh(tuple(shape), name)

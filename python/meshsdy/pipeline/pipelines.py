@@ -53,8 +53,8 @@ def _spmdize_options(traversal: str, lower_to: str | None, debug_sharding_origin
 
 def stages(traversal: str = "forward-backward", lower_to: str | None = None,
            debug_sharding_origins: bool = False) -> dict[str, list[str]]:
-    """The passes of `mesh-spmdize-pipeline`, grouped by stage
-    ("propagation", "spmdization", "lowering"; the insertion points follow
+    """The passes of `mesh-spmdize-pipeline`, grouped by stage ("prepare",
+    "propagation", "spmdization", "lowering"; the insertion points follow
     the stage of the same name). `debug_sharding_origins` gives every
     annotation propagation adds a location naming the user annotation its
     sharding came from (see mesh-sharding-propagation)."""
@@ -63,7 +63,7 @@ def stages(traversal: str = "forward-backward", lower_to: str | None = None,
 
 def sdy_spmdize_stages(traversal: str = "forward-backward", lower_to: str | None = None,
                        debug_sharding_origins: bool = False) -> dict[str, list[str]]:
-    """The passes of `sdy-spmdize-pipeline`, grouped by stage: "sdy-import",
+    """The passes of `sdy-spmdize-pipeline`, grouped by stage: "prepare", "sdy-import",
     "sdy-propagation", "sdy-export" (Shardy's propagation pipeline),
     "sdy-to-mesh" (explicit reshards, collectives, the bridge), then the
     stages of `stages`."""

@@ -103,6 +103,7 @@ def _spmdize_order(sdy_program: bool, traversal: str, lower_to: str | None, debu
     return [
         ("record-peak-before", [recorded.recorder(peak_bytes_by_function, recorded.peak_before)]),
         ("before-propagation", []),
+        ("prepare", groups["prepare"]),
         ("sdy-propagation", sdy_propagation),
         ("after-sdy-propagation", []),
         ("sdy-to-mesh", bridge),

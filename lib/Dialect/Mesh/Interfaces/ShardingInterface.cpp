@@ -19,15 +19,69 @@ bool LoopSharding::usesAxis(MeshAxis axis) const {
                       [&](const DimSplitAxes &l) { return llvm::is_contained(l, axis); });
 }
 
+SmallVector<unsigned, 4>
+mlir::mesh::getRowMajorLoops(AffineExpr expr, ArrayRef<int64_t> loopExtents) {
+  // The terms loop * stride of a sum.
+  SmallVector<std::pair<unsigned, int64_t>, 4> terms;
+  SmallVector<AffineExpr, 4> pending{expr};
+  while (!pending.empty()) {
+    AffineExpr term = pending.pop_back_val();
+    auto binary = dyn_cast<AffineBinaryOpExpr>(term);
+    if (binary && binary.getKind() == AffineExprKind::Add) {
+      pending.push_back(binary.getLHS());
+      pending.push_back(binary.getRHS());
+      continue;
+    }
+    int64_t stride = 1;
+    if (binary && binary.getKind() == AffineExprKind::Mul) {
+      auto constant = dyn_cast<AffineConstantExpr>(binary.getRHS());
+      if (!constant)
+        return {};
+      stride = constant.getValue();
+      term = binary.getLHS();
+    }
+    auto loop = dyn_cast<AffineDimExpr>(term);
+    if (!loop || stride <= 0)
+      return {};
+    terms.emplace_back(loop.getPosition(), stride);
+  }
+  if (terms.size() < 2)
+    return {};
+  llvm::sort(terms, [](auto a, auto b) { return a.second > b.second; });
+  SmallVector<unsigned, 4> loops;
+  for (auto [k, term] : llvm::enumerate(terms)) {
+    auto [loop, stride] = term;
+    if (loop >= loopExtents.size() || loopExtents[loop] <= 0 ||
+        llvm::is_contained(loops, loop))
+      return {};
+    int64_t expected = k + 1 < terms.size()
+                           ? terms[k + 1].second *
+                                 (terms[k + 1].first < loopExtents.size()
+                                      ? loopExtents[terms[k + 1].first]
+                                      : 0)
+                           : 1;
+    if (stride != expected)
+      return {};
+    loops.push_back(loop);
+  }
+  return loops;
+}
+
 SplitAxes LoopSharding::project(AffineMap map) const {
   SplitAxes result(map.getNumResults());
   // A loop indexing two dimensions (a diagonal) splits only the first.
   llvm::SmallDenseSet<unsigned> seen;
-  for (auto [dim, expr] : llvm::enumerate(map.getResults()))
-    if (auto loop = dyn_cast<AffineDimExpr>(expr))
+  for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+    if (auto loop = dyn_cast<AffineDimExpr>(expr)) {
       if (loop.getPosition() < loopAxes.size() &&
           seen.insert(loop.getPosition()).second)
         result[dim] = loopAxes[loop.getPosition()];
+      continue;
+    }
+    for (unsigned loop : getRowMajorLoops(expr, loopExtents))
+      if (loop < loopAxes.size() && seen.insert(loop).second)
+        llvm::append_range(result[dim], loopAxes[loop]);
+  }
   while (!result.empty() && result.back().empty())
     result.pop_back();
   return result;
@@ -42,6 +96,14 @@ LoopSharding::reductionAxes(ArrayRef<utils::IteratorType> iterators) const {
   return axes;
 }
 
+/// The number of pieces `axes` cut a dimension into (1 for none).
+static int64_t piecesOf(ArrayRef<MeshAxis> axes, ArrayRef<int64_t> meshShape) {
+  int64_t n = 1;
+  for (MeshAxis axis : axes)
+    n *= axis < static_cast<MeshAxis>(meshShape.size()) ? meshShape[axis] : 1;
+  return std::max<int64_t>(n, 1);
+}
+
 /// Cuts the splits of `loops` short where they would cut a dimension held
 /// evenly into uneven pieces (see deriveLoopSharding).
 static void trimUnevenLoops(LoopSharding &loops, ArrayRef<AffineMap> maps,
@@ -49,10 +111,7 @@ static void trimUnevenLoops(LoopSharding &loops, ArrayRef<AffineMap> maps,
                             ArrayRef<const SplitAxes *> known,
                             ArrayRef<int64_t> meshShape) {
   auto pieces = [&](ArrayRef<MeshAxis> axes) {
-    int64_t n = 1;
-    for (MeshAxis axis : axes)
-      n *= axis < static_cast<MeshAxis>(meshShape.size()) ? meshShape[axis] : 1;
-    return std::max<int64_t>(n, 1);
+    return piecesOf(axes, meshShape);
   };
   for (auto [loop, axes] : llvm::enumerate(loops.loopAxes)) {
     if (axes.empty())
@@ -84,6 +143,86 @@ static void trimUnevenLoops(LoopSharding &loops, ArrayRef<AffineMap> maps,
   }
 }
 
+SmallVector<int64_t>
+mlir::mesh::getLoopExtents(unsigned numLoops, ArrayRef<AffineMap> maps,
+                           ArrayRef<RankedTensorType> types) {
+  SmallVector<int64_t> extents(numLoops, 0);
+  for (auto [i, map] : llvm::enumerate(maps)) {
+    if (i >= types.size() || !types[i])
+      continue;
+    for (auto [d, expr] : llvm::enumerate(map.getResults())) {
+      auto loop = dyn_cast<AffineDimExpr>(expr);
+      if (loop && loop.getPosition() < numLoops &&
+          d < static_cast<size_t>(types[i].getRank()) &&
+          !types[i].isDynamicDim(d))
+        extents[loop.getPosition()] = types[i].getDimSize(d);
+    }
+  }
+  return extents;
+}
+
+/// Hands the axes of a row-major dimension to its `loops`, major to minor:
+/// a loop's list must match the axes so far; a loop takes more while it is
+/// not split into single elements (axes must divide it), then the next one
+/// takes over.
+static void assignRowMajor(LoopSharding &sharding, ArrayRef<unsigned> loops,
+                           ArrayRef<MeshAxis> dimAxes,
+                           ArrayRef<bool> splittableLoops,
+                           ArrayRef<int64_t> meshShape,
+                           llvm::SmallDenseSet<MeshAxis, 8> &owned) {
+  size_t next = 0;
+  for (unsigned loop : loops) {
+    DimSplitAxes &current = sharding.loopAxes[loop];
+    int64_t extent = sharding.loopExtents[loop];
+    // What the loop holds already must be where this dimension has it.
+    ArrayRef<MeshAxis> rest = ArrayRef(dimAxes).drop_front(next);
+    if (current.size() > rest.size() ||
+        !llvm::equal(rest.take_front(current.size()), current))
+      return;
+    next += current.size();
+    bool splittable = splittableLoops.empty() || splittableLoops[loop];
+    while (splittable && next < dimAxes.size() && !meshShape.empty() &&
+           piecesOf(current, meshShape) < extent) {
+      MeshAxis axis = dimAxes[next];
+      int64_t pieces = piecesOf(current, meshShape) *
+                       piecesOf(ArrayRef<MeshAxis>(axis), meshShape);
+      if (extent % pieces != 0 || !owned.insert(axis).second)
+        return;
+      current.push_back(axis);
+      ++next;
+    }
+    if (next == dimAxes.size() || meshShape.empty() ||
+        piecesOf(current, meshShape) != extent)
+      return;
+  }
+}
+
+/// Cuts the loops of each row-major dimension after the first one not
+/// split into single elements: a device's part of the dimension would not
+/// be contiguous.
+static void trimRowMajorLoops(LoopSharding &loops, ArrayRef<AffineMap> maps,
+                              ArrayRef<int64_t> meshShape) {
+  for (AffineMap map : maps)
+    for (AffineExpr expr : map.getResults()) {
+      SmallVector<unsigned, 4> rowMajor =
+          getRowMajorLoops(expr, loops.loopExtents);
+      bool cut = false;
+      for (unsigned loop : rowMajor) {
+        DimSplitAxes &axes = loops.loopAxes[loop];
+        if (cut) {
+          axes.clear();
+          continue;
+        }
+        // Split into single elements (or of extent 1): the next loop may
+        // be split too. Unknown axis sizes say nothing.
+        int64_t pieces = axes.empty()        ? 1
+                         : meshShape.empty() ? -1
+                                             : piecesOf(axes, meshShape);
+        cut = pieces != loops.loopExtents[loop];
+      }
+    }
+}
+
 LoopSharding mlir::mesh::deriveLoopSharding(
     unsigned numLoops, ArrayRef<AffineMap> maps,
     ArrayRef<const SplitAxes *> tensorAxes, ArrayRef<unsigned> order,
@@ -91,6 +230,7 @@ LoopSharding mlir::mesh::deriveLoopSharding(
     ArrayRef<int64_t> meshShape) {
   LoopSharding sharding;
   sharding.loopAxes.resize(numLoops);
+  sharding.loopExtents = getLoopExtents(numLoops, maps, types);
   // The mesh axes some loop holds already. Meshes have a few axes: a set
   // held inline costs no allocation (this runs for every op visit).
   llvm::SmallDenseSet<MeshAxis, 8> owned;
@@ -104,7 +244,15 @@ LoopSharding mlir::mesh::deriveLoopSharding(
       if (dimAxes.empty() || dim >= map.getNumResults())
         continue;
       auto loopExpr = dyn_cast<AffineDimExpr>(map.getResult(dim));
-      if (!loopExpr || loopExpr.getPosition() >= numLoops)
+      if (!loopExpr) {
+        SmallVector<unsigned, 4> rowMajor =
+            getRowMajorLoops(map.getResult(dim), sharding.loopExtents);
+        if (!rowMajor.empty())
+          assignRowMajor(sharding, rowMajor, dimAxes, splittableLoops,
+                         meshShape, owned);
+        continue;
+      }
+      if (loopExpr.getPosition() >= numLoops)
         continue;
       unsigned loop = loopExpr.getPosition();
       if (!splittableLoops.empty() && !splittableLoops[loop])
@@ -123,13 +271,31 @@ LoopSharding mlir::mesh::deriveLoopSharding(
   }
   if (!types.empty() && !meshShape.empty())
     trimUnevenLoops(sharding, maps, types, tensorAxes, meshShape);
+  trimRowMajorLoops(sharding, maps, meshShape);
   return sharding;
 }
 
 SmallVector<bool>
-mlir::mesh::getSplittableLoops(ShardingInterface op,
-                               ArrayRef<utils::IteratorType> iterators) {
+mlir::mesh::getSplittableLoops(ShardingInterface op, ArrayRef<AffineMap> maps,
+                               ArrayRef<utils::IteratorType> iterators,
+                               ArrayRef<RankedTensorType> types) {
   SmallVector<bool> splittable(iterators.size(), true);
+  // A loop a tensor reads through an expression (a window `d1 + d2`, a
+  // stride `2 * d0`) is not split: its tensor dimension is not, so a device
+  // would read it at its local positions instead of the global ones. Loops
+  // in row-major order are the exception: deriveLoopSharding splits them
+  // only into contiguous pieces of the dimension.
+  SmallVector<int64_t> extents =
+      getLoopExtents(iterators.size(), maps, types);
+  for (AffineMap map : maps)
+    for (AffineExpr expr : map.getResults())
+      if (!isa<AffineDimExpr, AffineConstantExpr>(expr) &&
+          getRowMajorLoops(expr, extents).empty())
+        expr.walk([&](AffineExpr inner) {
+          if (auto dim = dyn_cast<AffineDimExpr>(inner);
+              dim && dim.getPosition() < splittable.size())
+            splittable[dim.getPosition()] = false;
+        });
   // Reduction kinds can be costly to find (linalg matches the body).
   if (!llvm::is_contained(iterators, utils::IteratorType::reduction))
     return splittable;
@@ -138,8 +304,8 @@ mlir::mesh::getSplittableLoops(ShardingInterface op,
   for (auto [loop, type] : llvm::enumerate(iterators)) {
     if (type != utils::IteratorType::reduction)
       continue;
-    splittable[loop] =
-        reduction < kinds.size() && kinds[reduction] != ReductionKind::Generic;
+    splittable[loop] = splittable[loop] && reduction < kinds.size() &&
+                       kinds[reduction] != ReductionKind::Generic;
     ++reduction;
   }
   return splittable;

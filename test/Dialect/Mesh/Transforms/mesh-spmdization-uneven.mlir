@@ -260,15 +260,17 @@ func.func @kept_uneven_dim(%a: tensor<6x8xf32>) -> tensor<6x8xf32> {
 
 mesh.mesh @mesh(shape = 2x2x2x2x2)
 
-// The result is split 8 ways (axes 4, 2, 3) but a collapse can only split
-// the outer source dimension (2 rows): the op's split keeps axis 4, which
-// divides it, instead of cutting the source into uneven pieces; the source's
-// column split is gathered and the result sliced after.
+// The result is split 8 ways (axes 4, 2, 3), the source by rows over axis 4
+// (one row each) and columns over axis 0: the collapse keeps both (rows
+// split into single rows, so the columns may be split too), giving the
+// merged dimension split over [4, 0] without moving data; the reshard to
+// [4, 2, 3] after it gathers axis 0 and slices axes 2, 3, instead of
+// cutting the source into uneven pieces.
 // CHECK-LABEL: func @collapse_split_finer_than_its_outer_dimension
 // CHECK-SAME: (%[[A:.*]]: tensor<1x4xf32>) -> tensor<2xf32>
-// CHECK-NEXT: %[[G:.*]] = mesh.all_gather %[[A]] on @mesh mesh_axes = [0] gather_axis = 1 : tensor<1x4xf32> -> tensor<1x8xf32>
-// CHECK-NEXT: %[[C:.*]] = tensor.collapse_shape %[[G]] {{\[}}[0, 1]] : tensor<1x8xf32> into tensor<8xf32>
-// CHECK-NEXT: %[[S:.*]] = mesh.all_slice %[[C]] on @mesh mesh_axes = [2, 3] slice_axis = 0 : tensor<8xf32> -> tensor<2xf32>
+// CHECK-NEXT: %[[C:.*]] = tensor.collapse_shape %[[A]] {{\[}}[0, 1]] : tensor<1x4xf32> into tensor<4xf32>
+// CHECK-NEXT: %[[G:.*]] = mesh.all_gather %[[C]] on @mesh mesh_axes = [0] gather_axis = 0 : tensor<4xf32> -> tensor<8xf32>
+// CHECK-NEXT: %[[S:.*]] = mesh.all_slice %[[G]] on @mesh mesh_axes = [2, 3] slice_axis = 0 : tensor<8xf32> -> tensor<2xf32>
 // CHECK-NEXT: return %[[S]]
 func.func @collapse_split_finer_than_its_outer_dimension(%a: tensor<2x8xf32>) -> tensor<16xf32> {
   %s0 = mesh.sharding @mesh split_axes = [[4], [0]] : !mesh.sharding

@@ -539,3 +539,53 @@ func.func @backward_then_read_twice(%x: tensor<8x8xf32>) -> (tensor<8x8xf32>, te
   %w = math.absf %x_s : tensor<8x8xf32>
   return %m, %w : tensor<8x8xf32>, tensor<8x8xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// Attention's (batch, heads) merged into a batch matmul's batch dimension
+// and split back: with batch split into single rows over axis 0 and heads
+// over axis 1, the merged dimension is split over both, and nothing moves
+// (it was gathered and sliced around each reshape).
+// CHECK-LABEL: func.func @heads_through_reshapes
+// CHECK-SAME:    (%[[Q:.*]]: tensor<1x2x8x16xf32>, %[[K:.*]]: tensor<1x2x16x8xf32>) -> tensor<1x2x8x8xf32>
+// CHECK-NOT:     mesh.all_
+// CHECK:         %[[QC:.*]] = tensor.collapse_shape %[[Q]] {{\[}}[0, 1], [2], [3]] : tensor<1x2x8x16xf32> into tensor<2x8x16xf32>
+// CHECK:         %[[KC:.*]] = tensor.collapse_shape %[[K]] {{\[}}[0, 1], [2], [3]] : tensor<1x2x16x8xf32> into tensor<2x16x8xf32>
+// CHECK:         %[[S:.*]] = linalg.batch_matmul ins(%[[QC]], %[[KC]] : tensor<2x8x16xf32>, tensor<2x16x8xf32>)
+// CHECK:         tensor.expand_shape %[[S]] {{\[}}[0, 1], [2], [3]] output_shape [1, 2, 8, 8] : tensor<2x8x8xf32> into tensor<1x2x8x8xf32>
+// CHECK-NOT:     mesh.all_
+func.func @heads_through_reshapes(%q: tensor<2x4x8x16xf32>, %k: tensor<2x4x16x8xf32>) -> tensor<2x4x8x8xf32> {
+  %s = mesh.sharding @mesh_2x2 split_axes = [[0], [1]] : !mesh.sharding
+  %qs = mesh.shard %q to %s : tensor<2x4x8x16xf32>
+  %ks = mesh.shard %k to %s : tensor<2x4x16x8xf32>
+  %qc = tensor.collapse_shape %qs [[0, 1], [2], [3]] : tensor<2x4x8x16xf32> into tensor<8x8x16xf32>
+  %kc = tensor.collapse_shape %ks [[0, 1], [2], [3]] : tensor<2x4x16x8xf32> into tensor<8x16x8xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x8x8xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<8x8x8xf32>) -> tensor<8x8x8xf32>
+  %sc = linalg.batch_matmul ins(%qc, %kc : tensor<8x8x16xf32>, tensor<8x16x8xf32>) outs(%f : tensor<8x8x8xf32>) -> tensor<8x8x8xf32>
+  %x = tensor.expand_shape %sc [[0, 1], [2], [3]] output_shape [2, 4, 8, 8] : tensor<8x8x8xf32> into tensor<2x4x8x8xf32>
+  %xs = mesh.shard %x to %s : tensor<2x4x8x8xf32>
+  return %xs : tensor<2x4x8x8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// Batch split into two rows each (not single rows): the heads cannot be
+// split inside the merged dimension, whose pieces would not be contiguous;
+// they are gathered before the collapse.
+// CHECK-LABEL: func.func @heads_under_a_partly_split_batch
+// CHECK:         mesh.all_gather %{{.*}} on @mesh_2x2 mesh_axes = [1] gather_axis = 1
+// CHECK:         tensor.collapse_shape %{{.*}} : tensor<2x4x8xf32> into tensor<8x8xf32>
+func.func @heads_under_a_partly_split_batch(%q: tensor<4x4x8xf32>) -> tensor<16x8xf32> {
+  %s = mesh.sharding @mesh_2x2 split_axes = [[0], [1]] : !mesh.sharding
+  %qs = mesh.shard %q to %s : tensor<4x4x8xf32>
+  %qc = tensor.collapse_shape %qs [[0, 1], [2]] : tensor<4x4x8xf32> into tensor<16x8xf32>
+  %r = mesh.sharding @mesh_2x2 split_axes = [[0]] : !mesh.sharding
+  %qr = mesh.shard %qc to %r : tensor<16x8xf32>
+  return %qr : tensor<16x8xf32>
+}

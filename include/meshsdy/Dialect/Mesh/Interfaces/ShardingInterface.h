@@ -21,20 +21,37 @@ class ShardingInterface;
 /// is split over. Within one op a mesh axis splits at most one loop.
 struct LoopSharding {
   SplitAxes loopAxes;
+  /// The extent of each loop where static tensor types say it (0: unknown).
+  /// A tensor dimension indexed by several loops in row-major order (a
+  /// reshape's merged dimension, `d0 * 8 + d1` with loop 1 of extent 8) is
+  /// split by them only when these confirm the order.
+  SmallVector<int64_t> loopExtents;
 
   /// Returns true if some loop is split over `axis`.
   bool usesAxis(MeshAxis axis) const;
   /// The split axes of a tensor indexed through `map`: a dimension indexed by
-  /// loop `l` gets the axes of `l`; any other dimension none.
+  /// loop `l` gets the axes of `l`; one indexed by loops in row-major order
+  /// gets theirs, major to minor (deriveLoopSharding only lets a minor loop
+  /// be split where the loops before it are split into single elements, so
+  /// that each device's part of the dimension is contiguous); any other
+  /// dimension none.
   SplitAxes project(AffineMap map) const;
   /// Mesh axes of the split reduction loops, in loop order: the axes over
   /// which results are partial.
   DimSplitAxes reductionAxes(ArrayRef<utils::IteratorType> iterators) const;
 
   bool operator==(const LoopSharding &rhs) const {
-    return loopAxes == rhs.loopAxes;
+    return loopAxes == rhs.loopAxes && loopExtents == rhs.loopExtents;
   }
 };
+
+/// The loops of a tensor dimension indexed by several loops in row-major
+/// order, major to minor: `expr` is a sum of loops times constants, the
+/// last constant 1 and each the next one times the next loop's extent.
+/// Empty for anything else (one loop, a constant, a convolution's
+/// `d0 + d1`) or when an extent is unknown.
+SmallVector<unsigned, 4> getRowMajorLoops(AffineExpr expr,
+                                          ArrayRef<int64_t> loopExtents);
 
 /// Derives the loop sharding of an op from the split axes of its tensors.
 /// `tensorAxes[i]` belongs to the tensor indexed by `maps[i]` (null if
@@ -44,11 +61,17 @@ struct LoopSharding {
 /// another loop ends the list there. An empty list says nothing: a later
 /// tensor may still split the loop.
 ///
+/// A dimension indexed by several loops in row-major order (see
+/// getRowMajorLoops) hands its axes to them major to minor: the major loop
+/// takes axes until it is split into single elements, then the next one.
+///
 /// Given the tensors' global `types` (null: not a ranked tensor) and the
 /// mesh's static axis sizes `meshShape`, a loop's split is then cut short
 /// where it would cut a dimension its tensor holds evenly into pieces of
 /// different sizes (a collapse whose result is split finer than its outer
-/// source dimension keeps the axes that divide it).
+/// source dimension keeps the axes that divide it), and where a loop of a
+/// row-major dimension would be split while a loop before it is not split
+/// into single elements (each device's part would not be contiguous).
 ///
 /// Example: matmul maps (i, k), (k, j) -> (i, j) with tensors
 /// `[[0], []]`, `[[], [1]]`, unknown gives loops i=[0], j=[1], k=[].
@@ -66,10 +89,23 @@ ReductionKind getPartialReductionKind(ShardingInterface op,
                                       ArrayRef<utils::IteratorType> iterators);
 
 /// Loops whose splitting is supported: parallel loops, and reduction loops
-/// whose kind can be completed by a collective (not `generic`). `iterators`:
-/// `op`'s loop iterator types.
+/// whose kind can be completed by a collective (not `generic`), that no
+/// tensor reads through an expression other than the loop itself (`d1 +
+/// d2` in a window reduction) or loops in row-major order (a reshape's
+/// merged dimension, see getRowMajorLoops): the tensor dimension is not
+/// split there, and a device would read it at its local positions. `maps`,
+/// `iterators`: `op`'s indexing maps and loop iterator types; `types`: the
+/// global types of its tensors (operands, then results), which give the
+/// loop extents.
 SmallVector<bool> getSplittableLoops(ShardingInterface op,
-                                     ArrayRef<utils::IteratorType> iterators);
+                                     ArrayRef<AffineMap> maps,
+                                     ArrayRef<utils::IteratorType> iterators,
+                                     ArrayRef<RankedTensorType> types);
+
+/// The extent of each of `numLoops` loops that a static dimension of a
+/// tensor of `types` indexes alone (0 where none does).
+SmallVector<int64_t> getLoopExtents(unsigned numLoops, ArrayRef<AffineMap> maps,
+                                    ArrayRef<RankedTensorType> types);
 
 /// Per-device type of a tensor of type `global` sharded as `sharding` on
 /// `mesh`. A null sharding is replicated. A dimension whose pieces differ in

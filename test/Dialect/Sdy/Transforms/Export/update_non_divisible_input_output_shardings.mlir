@@ -22,3 +22,14 @@ func.func @main(%x: tensor<6x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", 
 func.func private @helper(%x: tensor<6xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"c"}]>}) -> tensor<6xf32> {
   return %x : tensor<6xf32>
 }
+
+// A collective reading the argument was written against its old sharding:
+// it reads it through a reshard back to that one.
+// CHECK-LABEL: func @collective_reads_the_argument
+// CHECK-SAME:    %arg0: tensor<4x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"c"}, {}]>}
+// CHECK-NEXT:    %[[R:.*]] = sdy.reshard %arg0 <@mesh, [{"c", "a"}, {}]> : tensor<4x2xf32>
+// CHECK-NEXT:    sdy.all_gather [{"a"}, {}] %[[R]] out_sharding=<@mesh, [{"c"}, {}]>
+func.func @collective_reads_the_argument(%arg0: tensor<4x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"c", "a"}, {}]>}) -> tensor<4x2xf32> {
+  %0 = sdy.all_gather [{"a"}, {}] %arg0 out_sharding=<@mesh, [{"c"}, {}]> : tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}
