@@ -15,7 +15,7 @@ from mlir.passmanager import PassManager
 
 import meshsdy.pipeline as pipeline
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 FOLDED = """
 mesh.mesh @mesh(shape = 2)

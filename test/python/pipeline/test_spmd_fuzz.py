@@ -18,7 +18,7 @@ from pathlib import Path
 
 import meshsdy
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CORPUS = sorted((ROOT / "test" / "Dialect" / "Mesh" / "Transforms").glob("*.mlir")) + sorted(
     (ROOT / "examples").glob("*.mlir")
 )

@@ -24,7 +24,7 @@ from meshsdy.dialects._sdy_axes import AxisRef
 from meshsdy.dialects._sdy_axes import Sharding as SdySharding
 from meshsdy.sim import Mesh, Sharding, collectives
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SVG = "{http://www.w3.org/2000/svg}"
 
 # The seed's all_gather / reduce_scatter input: device (i, j) holds one 2x2 block.

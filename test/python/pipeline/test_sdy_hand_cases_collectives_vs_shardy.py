@@ -66,7 +66,7 @@ print(json.dumps(out))
 
 # (file, case) -> why our collectives differ from Shardy's.
 EXPECTED_DIFFERENCES = {
-    ("basic_propagate.mlir", 6):
+    ("basic-propagate.mlir", 6):
         "Shardy all-reduces the unreduced axis twice (once for the op, once for the reshard), "
         "which doubles the values; we all-reduce once",
 }

@@ -4,8 +4,6 @@ with insertion points, and reading the result with sdy.get_sharding."""
 from __future__ import annotations
 
 import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 from mlir import ir
@@ -15,8 +13,7 @@ import meshsdy.pipeline as pipeline
 from meshsdy.dialects import sdy
 from meshsdy.sharding import UNCONSTRAINED, Mesh, NamedSharding, P, annotate_function, with_sharding_constraint
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_sdy_pipelines import cases  # noqa: E402
+from test_sdy_pipelines import cases  # (test/python/pipeline, on sys.path through conftest.py)
 
 MLP = """
 func.func @main(%x: tensor<64x256xf32>, %w0: tensor<256x256xf32>, %w1: tensor<256x256xf32>) -> tensor<64x256xf32> {

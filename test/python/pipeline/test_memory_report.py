@@ -14,7 +14,7 @@ from mlir import ir
 import meshsdy
 import meshsdy.pipeline as pipeline
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 F32 = 4
 
 

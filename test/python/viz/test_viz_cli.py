@@ -15,7 +15,7 @@ import pytest
 
 from meshsdy.viz.cli import main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MLP = str(ROOT / "examples" / "mlp.mlir")
 
 

@@ -19,7 +19,7 @@ import meshsdy.pipeline as pipeline
 import meshsdy.run as mpirun
 from sdy_programs import Generator, with_zero_inits
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 
 def partition(seed: int) -> str:

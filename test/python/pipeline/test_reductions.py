@@ -14,7 +14,7 @@ import pytest
 import meshsdy.run as mpirun
 from meshsdy.pipeline import partition_and_compare
 
-LIT = pathlib.Path(__file__).resolve().parents[1] / "Dialect/Mesh/Transforms/mesh-spmdization-reductions.mlir"
+LIT = pathlib.Path(__file__).resolve().parents[2] / "Dialect/Mesh/Transforms/mesh-spmdization-reductions.mlir"
 
 
 def _cases() -> list[tuple[str, str]]:

@@ -11,7 +11,7 @@ from mlir import ir
 import meshsdy.pipeline as pipeline
 from meshsdy.sim.tolerance import default_tolerance, tolerance_for
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 
 def test_tolerance_grows_with_reduction_size_and_type() -> None:

@@ -11,7 +11,7 @@ from mlir import ir
 import meshsdy
 import meshsdy.pipeline as pipeline
 
-MLP = (Path(__file__).resolve().parents[2] / "examples" / "mlp.mlir").read_text()
+MLP = (Path(__file__).resolve().parents[3] / "examples" / "mlp.mlir").read_text()
 
 
 @pytest.mark.parametrize("traversal", pipeline.TRAVERSALS)

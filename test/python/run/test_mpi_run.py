@@ -13,7 +13,7 @@ import pytest
 import meshsdy.run as mpirun
 from meshsdy import sim
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 
 #: A contraction split on K (partial sums of a 2-D buffer, reduced over 4
 #: ranks) in two element types, and a reduction to a scalar-per-row.

@@ -9,7 +9,7 @@ from pathlib import Path
 import mlir
 import pytest
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MLIR_PKG = Path(list(mlir.__path__)[0])
 DOCS = [
     ("Dialects/Mesh.md", ["-gen-dialect-doc", "-dialect=mesh"], "Dialect/Mesh/IR/MeshOps.td"),

@@ -18,7 +18,7 @@ from typing import Callable
 import meshsdy
 
 MESH_OPT = meshsdy.tool_path("mesh-opt")
-CORPUS = Path(__file__).resolve().parents[1] / "Dialect" / "Sdy"
+CORPUS = Path(__file__).resolve().parents[2] / "Dialect" / "Sdy"
 SEED = 20261122
 NUM_MUTANTS = 600
 BATCH = 40

@@ -13,7 +13,7 @@ import pytest
 
 from meshsdy.explain import explain
 
-EXAMPLES = Path(__file__).resolve().parents[2] / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 
 def test_mlp_all_gather_names_value_shardings_and_annotation_line() -> None:

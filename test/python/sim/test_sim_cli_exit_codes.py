@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-MLP = str(Path(__file__).resolve().parents[2] / "examples" / "mlp.mlir")
+MLP = str(Path(__file__).resolve().parents[3] / "examples" / "mlp.mlir")
 
 
 @pytest.mark.parametrize("module,args", [

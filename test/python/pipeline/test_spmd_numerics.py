@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 import meshsdy.pipeline as pipeline
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 SPMD_LIT = [
     ROOT / "test" / "Dialect" / "Mesh" / "Transforms" / name
     for name in ("mesh-spmdization.mlir", "mesh-spmdization-calls.mlir", "mesh-spmdization-uneven.mlir")

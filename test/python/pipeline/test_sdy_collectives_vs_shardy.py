@@ -28,7 +28,7 @@ from sdy_programs import Generator
 import jax  # noqa: F401
 
 MESH_OPT = meshsdy.tool_path("mesh-opt")
-LIT = Path(__file__).resolve().parents[1] / "Dialect" / "Sdy" / "Transforms" / "Export" / "reshard_to_collectives.mlir"
+LIT = Path(__file__).resolve().parents[2] / "Dialect" / "Sdy" / "Transforms" / "Export" / "reshard-to-collectives.mlir"
 COLLECTIVE = re.compile(r"sdy\.(all_gather|all_slice|all_to_all|collective_permute|all_reduce|reduce_scatter|reshard)\b")
 
 # Runs in a child process (jaxlib's MLIR next to ours): pipeline, then the

@@ -18,7 +18,7 @@ from pathlib import Path
 import meshsdy
 
 MESH_OPT = meshsdy.tool_path("mesh-opt")
-CORPUS_DIR = Path(__file__).resolve().parents[1] / "Dialect" / "Mesh"
+CORPUS_DIR = Path(__file__).resolve().parents[2] / "Dialect" / "Mesh"
 NUM_MUTANTS = 800
 SEED = 20261122
 

@@ -9,7 +9,7 @@ import numpy as np
 
 from meshsdy.sim import simulate
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "sim_bench.py"
+BENCH = Path(__file__).resolve().parents[3] / "bench" / "sim_bench.py"
 
 
 def test_bench_program_runs_on_eight_devices() -> None:

@@ -25,34 +25,34 @@ import meshsdy
 import jax  # noqa: F401
 
 MESH_OPT = meshsdy.tool_path("mesh-opt")
-CORPUS = Path(__file__).resolve().parents[1] / "Dialect" / "Sdy" / "Transforms" / "Propagation"
+CORPUS = Path(__file__).resolve().parents[2] / "Dialect" / "Sdy" / "Transforms" / "Propagation"
 
 # file -> (our pipeline, jaxlib's pipeline, {case: reason it differs}).
 # A reason starting with "skip" marks a case jaxlib aborts on.
 FILES = {
-    "basic_propagate.mlir": ("sdy-basic-propagate", "sdy-basic-propagate", {}),
-    "sub_axes.mlir": ("sdy-basic-propagate", "sdy-basic-propagate", {}),
-    "propagation_barrier.mlir": ("sdy-basic-propagate", "sdy-basic-propagate", {}),
-    "sharding_group.mlir": ("sdy-basic-propagate", "sdy-basic-propagate", {
+    "basic-propagate.mlir": ("sdy-basic-propagate", "sdy-basic-propagate", {}),
+    "sub-axes.mlir": ("sdy-basic-propagate", "sdy-basic-propagate", {}),
+    "propagation-barrier.mlir": ("sdy-basic-propagate", "sdy-basic-propagate", {}),
+    "sharding-group.mlir": ("sdy-basic-propagate", "sdy-basic-propagate", {
         2: "skip: Shardy aborts on a value in two groups, we merge them",
     }),
-    "aggressive_propagate.mlir": ("sdy-aggressive-propagate", "sdy-aggressive-propagate", {}),
-    "user_priority_propagate.mlir": ("sdy-user-priority-propagate", "sdy-user-priority-propagate", {}),
-    "op_priority_propagate.mlir": ("sdy-op-priority-propagate", "sdy-op-priority-propagate", {
+    "aggressive-propagate.mlir": ("sdy-aggressive-propagate", "sdy-aggressive-propagate", {}),
+    "user-priority-propagate.mlir": ("sdy-user-priority-propagate", "sdy-user-priority-propagate", {}),
+    "op-priority-propagate.mlir": ("sdy-op-priority-propagate", "sdy-op-priority-propagate", {
         1: "Shardy knows transposes by op name; in jaxlib linalg.transpose is an unregistered op",
         2: "Shardy knows broadcasts by op name; in jaxlib linalg.broadcast is an unregistered op",
     }),
-    "basic_propagate_conservative_propagation.mlir": (
+    "basic-propagate-conservative-propagation.mlir": (
         "sdy-basic-propagate{conservative-propagation=true}",
         "sdy-basic-propagate{conservative-propagation=true}", {
             2: "our conservative propagation also refuses uneven sharding (docs/sdy.md)",
             3: "our conservative propagation blocks permutation factors of any rule; "
                "Shardy builds conservative rules instead (docs/sdy.md)",
         }),
-    "manual_computation.mlir": (
+    "manual-computation.mlir": (
         "sdy-basic-propagate",
         "sdy-add-data-flow-edges,sdy-basic-propagate,func.func(sdy-sink-data-flow-edges)", {}),
-    "aggressive_propagate_debug_sharding_origins.mlir": (
+    "aggressive-propagate-debug-sharding-origins.mlir": (
         "sdy-aggressive-propagate{debug-sharding-origins=true}",
         "sdy-add-data-flow-edges,sdy-aggressive-propagate{debug-sharding-origins=true},"
         "func.func(sdy-sink-data-flow-edges{sink-debug-sharding-origins=true})", {}),

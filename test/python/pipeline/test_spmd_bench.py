@@ -7,7 +7,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[2] / "bench" / "spmd_bench.py"
+BENCH = Path(__file__).resolve().parents[3] / "bench" / "spmd_bench.py"
 
 
 def test_bench_times_every_program_and_prints_scaling() -> None:

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from test_sdy_propagation import mutate, run
 
-TRANSFORMS = Path(__file__).resolve().parents[1] / "Dialect" / "Sdy" / "Transforms"
+TRANSFORMS = Path(__file__).resolve().parents[2] / "Dialect" / "Sdy" / "Transforms"
 PIPELINES = [
     "sdy-propagation-pipeline",
     "sdy-propagation-pipeline{keep-sharding-rules=true debug-sharding-origins=true "
@@ -42,7 +42,7 @@ OWN_DIAGNOSTICS = re.compile(
 def cases() -> list[str]:
     result = []
     for path in sorted(TRANSFORMS.glob("*/*.mlir")):
-        if path.name.endswith("_failures.mlir"):
+        if path.name.endswith("-failures.mlir"):
             continue
         for chunk in path.read_text().split("// -----"):
             lines = [l for l in chunk.splitlines() if not l.lstrip().startswith("//")]

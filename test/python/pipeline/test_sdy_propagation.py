@@ -19,7 +19,7 @@ from pathlib import Path
 import meshsdy
 
 MESH_OPT = meshsdy.tool_path("mesh-opt")
-CORPUS = Path(__file__).resolve().parents[1] / "Dialect" / "Sdy" / "Transforms" / "Propagation"
+CORPUS = Path(__file__).resolve().parents[2] / "Dialect" / "Sdy" / "Transforms" / "Propagation"
 PASSES = [
     "sdy-basic-propagate",
     "sdy-aggressive-propagate",

@@ -16,7 +16,7 @@ import meshsdy  # noqa: F401
 import meshsdy.run as mpirun
 from meshsdy import pipeline
 
-TEST = Path(__file__).resolve().parents[1]
+TEST = Path(__file__).resolve().parents[2]
 CASES = (TEST / "Dialect" / "Mesh" / "Transforms" / "mesh-spmdization-gathers.mlir").read_text().split("// -----")
 SDY = (TEST / "Conversion" / "SdyToMesh" / "sdy-spmdize-pipeline-gathers.mlir").read_text()
 NAMES = ["embedding", "sharded_table", "split_features", "pad_reading_a_tensor"]
