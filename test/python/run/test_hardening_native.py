@@ -18,6 +18,7 @@ import pytest
 import meshsdy.run as mpirun
 import meshsdy.sim as sim
 from meshsdy.sim.program import OP_TABLE
+from test_partition_and_compare_scalars import SCALAR_PARTIAL  # simulated there, run on ranks here
 
 N = 8
 
@@ -235,21 +236,6 @@ def test_scalar_arguments_and_results_run() -> None:
     np.testing.assert_array_equal(out, a * 2.5)
     assert x.shape == () and x.dtype == np.float32 and float(x) == float(a[5] * 2.5)
     assert j.shape == () and j.dtype == np.int64 and int(j) == 6
-
-
-SCALAR_PARTIAL = """
-mesh.mesh @mesh(shape = 2)
-func.func @f(%s: tensor<f32>, %x: tensor<4xf32>) -> tensor<4xf32> {
-  %p = mesh.sharding @mesh split_axes = [[]] partial = sum [0] : !mesh.sharding
-  %sp = mesh.shard %s to %p : tensor<f32>
-  %r = mesh.sharding @mesh split_axes = [[]] : !mesh.sharding
-  %sr = mesh.shard %sp to %r annotate_for_users : tensor<f32>
-  %e = tensor.empty() : tensor<4xf32>
-  %b = linalg.broadcast ins(%sr : tensor<f32>) outs(%e : tensor<4xf32>) dimensions = [0]
-  %y = arith.addf %b, %x : tensor<4xf32>
-  return %y : tensor<4xf32>
-}
-"""
 
 
 def test_a_partial_zero_d_argument_is_sharded_on_the_ranks() -> None:
