@@ -10,6 +10,7 @@
 #include "meshsdy/Dialect/Mesh/Transforms/CostReport.h"
 #include "meshsdy/Dialect/Mesh/IR/MeshOps.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
+#include "meshsdy/Dialect/Mesh/Transforms/RingCost.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"
@@ -28,37 +29,6 @@ using namespace mlir;
 using namespace mlir::mesh;
 
 namespace {
-
-/// Bytes of a statically shaped tensor (sub-byte elements take a byte);
-/// nullopt for anything else.
-std::optional<int64_t> tensorBytes(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
-    return std::nullopt;
-  unsigned width = tensor.getElementType().isIntOrFloat()
-                       ? tensor.getElementType().getIntOrFloatBitWidth()
-                       : 32;
-  return tensor.getNumElements() * int64_t(std::max(width, 8u) / 8);
-}
-
-/// What one device sends per operand byte in a group of `g` devices, by
-/// collective (ring algorithms; rooted and point-to-point ops count the
-/// busiest device). docs/spmd.md gives the model.
-std::optional<double> ringFactor(StringRef name, int64_t g) {
-  return llvm::StringSwitch<std::optional<double>>(name)
-      .Case("mesh.all_gather", g - 1)
-      .Case("mesh.all_reduce", 2.0 * (g - 1) / g)
-      .Case("mesh.reduce_scatter", double(g - 1) / g)
-      .Case("mesh.all_to_all", double(g - 1) / g)
-      .Case("mesh.all_slice", 0.0)
-      .Case("mesh.broadcast", g - 1)
-      .Case("mesh.scatter", double(g - 1) / g)
-      .Case("mesh.gather", 1.0)
-      .Case("mesh.reduce", 1.0)
-      .Case("mesh.send", 1.0)
-      .Case("mesh.shift", 1.0)
-      .Default(std::nullopt);
-}
 
 struct CollectiveCost {
   unsigned count = 0;
