@@ -22,6 +22,15 @@ double mlir::sdy::reshardBytes(RankedTensorType type,
     toAxes.append(axes.begin(), axes.end());
   double piece = double(*bytes) / std::max<int64_t>(
                                       getTotalSize(fromAxes, mesh), 1);
+  // An axis can only move into a dimension its new axes split evenly:
+  // partitioning gathers an unevenly split dimension whole.
+  auto movable = [&](AxisRefAttr axis) {
+    for (auto [dim, axes] : llvm::enumerate(to))
+      if (llvm::is_contained(axes, axis))
+        return dim < size_t(type.getRank()) &&
+               type.getDimSize(dim) % getTotalSize(axes, mesh) == 0;
+    return false;
+  };
   int64_t moved = 1, gathered = 1;
   for (auto [dim, axes] : llvm::enumerate(from)) {
     ArrayRef<AxisRefAttr> target =
@@ -31,8 +40,7 @@ double mlir::sdy::reshardBytes(RankedTensorType type,
            axes[kept] == target[kept])
       ++kept;
     for (AxisRefAttr axis : ArrayRef<AxisRefAttr>(axes).drop_front(kept))
-      (llvm::is_contained(toAxes, axis) ? moved : gathered) *=
-          axisSize(axis, mesh);
+      (movable(axis) ? moved : gathered) *= axisSize(axis, mesh);
   }
   double sent = 0;
   if (moved > 1)

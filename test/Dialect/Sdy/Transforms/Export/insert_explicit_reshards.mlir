@@ -96,7 +96,7 @@ func.func @permutation_axes_gathered_when_cheaper(
 
 // Over "x" (4 devices) gathering costs three operand pieces (384 B); moving
 // "x" to the rows, 3/4 of the operand piece (96 B) and of the result piece
-// back (186 B): it moves.
+// back (192 B): it moves.
 // CHECK-LABEL: func @permutation_axes_moved_when_cheaper
 // CHECK: %[[RA:.*]] = sdy.reshard %arg0 <@mesh, [{"x"}, {}]>
 // CHECK: %[[P:.*]] = tensor.pad %[[RA]]
@@ -104,6 +104,21 @@ func.func @permutation_axes_gathered_when_cheaper(
 // CHECK-NEXT: %[[B:.*]] = sdy.reshard %[[P]] <@mesh, [{}, {"x"}]>
 // CHECK-NEXT: return %[[B]]
 func.func @permutation_axes_moved_when_cheaper(
+    %a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) -> tensor<8x32xf32> {
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %a low[0, 16] high[0, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : f32
+  } {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"x"}]>]>} : tensor<8x16xf32> to tensor<8x32xf32>
+  return %p : tensor<8x32xf32>
+}
+
+// The same over 31 padded columns: "x" cannot come back onto them evenly,
+// so moving it would gather the result whole (744 B): it is gathered.
+// CHECK-LABEL: func @permutation_axes_gathered_when_moving_back_is_uneven
+// CHECK: %[[RA:.*]] = sdy.reshard %arg0 <@mesh, [{}, {}]>
+// CHECK: tensor.pad %[[RA]]
+func.func @permutation_axes_gathered_when_moving_back_is_uneven(
     %a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) -> tensor<8x31xf32> {
   %z = arith.constant 0.0 : f32
   %p = tensor.pad %a low[0, 15] high[0, 0] {

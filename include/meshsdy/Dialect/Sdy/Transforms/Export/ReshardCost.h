@@ -18,9 +18,10 @@ namespace mlir::sdy {
 /// per-dimension axes `from` to `to`: the axes a dimension keeps (its
 /// common prefix) cost nothing; an axis it loses that `to` has on another
 /// dimension (or later in this one) moves, one all_to_all over all moved
-/// axes; an axis `to` lacks is gathered, one all_gather over all of them;
-/// an axis only `to` has is sliced, for free. Both start from the piece
-/// `from` gives. 0 for a dynamically shaped tensor.
+/// axes, if its new dimension is split evenly (else, as mesh-spmdization
+/// does, it is gathered); an axis `to` lacks is gathered, one all_gather
+/// over all of them; an axis only `to` has is sliced, for free. Both start
+/// from the piece `from` gives. 0 for a dynamically shaped tensor.
 double reshardBytes(RankedTensorType type,
                     ArrayRef<SmallVector<AxisRefAttr>> from,
                     ArrayRef<SmallVector<AxisRefAttr>> to, MeshAttr mesh);
