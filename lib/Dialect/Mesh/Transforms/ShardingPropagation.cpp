@@ -365,7 +365,8 @@ void Propagation::collect(Operation *parent, unsigned parentIndex) {
           collect(&op, index);
         if (auto loop = dyn_cast<scf::ForOp>(op))
           forOps.push_back(loop);
-        if (auto loop = dyn_cast<scf::WhileOp>(op); loop && carriesResults(loop))
+        if (auto loop = dyn_cast<scf::WhileOp>(op);
+            loop && carriesResults(loop))
           whileOps.push_back(loop);
         postOrder.push_back(index);
       }

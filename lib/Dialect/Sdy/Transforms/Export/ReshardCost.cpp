@@ -33,8 +33,9 @@ double mlir::sdy::reshardBytes(RankedTensorType type,
   };
   int64_t moved = 1, gathered = 1;
   for (auto [dim, axes] : llvm::enumerate(from)) {
-    ArrayRef<AxisRefAttr> target =
-        dim < to.size() ? ArrayRef<AxisRefAttr>(to[dim]) : ArrayRef<AxisRefAttr>();
+    ArrayRef<AxisRefAttr> target;
+    if (dim < to.size())
+      target = to[dim];
     size_t kept = 0;
     while (kept < axes.size() && kept < target.size() &&
            axes[kept] == target[kept])
