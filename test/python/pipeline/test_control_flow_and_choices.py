@@ -1,6 +1,6 @@
 """The partitioned scf.while and scf.index_switch of mesh-spmdization.mlir,
 and both outcomes of the explicit reshards' choice by bytes of
-insert_explicit_reshards.mlir (the padded dimension's axis gathered or
+insert-explicit-reshards.mlir (the padded dimension's axis gathered or
 moved), compute what the original computes, in the simulator."""
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import pytest
 
 from meshsdy import pipeline
 
-TEST = Path(__file__).resolve().parents[1]
+TEST = Path(__file__).resolve().parents[2]
 SPMD = (TEST / "Dialect" / "Mesh" / "Transforms" / "mesh-spmdization.mlir").read_text().split("// -----")
-RESHARDS = (TEST / "Dialect" / "Sdy" / "Transforms" / "Export" / "insert_explicit_reshards.mlir").read_text()
+RESHARDS = (TEST / "Dialect" / "Sdy" / "Transforms" / "Export" / "insert-explicit-reshards.mlir").read_text()
 
 
 def _case(chunks: list[str], name: str) -> str:

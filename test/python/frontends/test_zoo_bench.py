@@ -15,7 +15,7 @@ import pytest
 
 import meshsdy
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BENCH = ROOT / "bench" / "zoo_bench.py"
 sys.path.insert(0, str(BENCH.parent))
 
