@@ -81,7 +81,7 @@ def test_runner_cli_partitioned(tmp_path: Path) -> None:
     assert lines[0] == "output 0: float32 [4, 8]"
     # The second line: the compile time (or the cache) and the run time.
     assert len(lines) == 2 and re.fullmatch(
-        r"compiled: (from the cache|\d+\.\d\d s) \(once per host\); ran: \d+\.\d{4} s \(slowest of 4 ranks\)",
+        r"compiled: (from the cache|\d+\.\d\d s, \d+\.\d\d s of CPU) \(once per host\); ran: \d+\.\d{4} s \(slowest of 4 ranks\)",
         lines[1]), lines
     bad = subprocess.run([sys.executable, "-m", "meshsdy.run", str(path), "--func", "f", "--ranks", "4",
                           "--partitioned", "--check"], capture_output=True, text=True, timeout=300)

@@ -153,7 +153,7 @@ def _times(timings: list[dict[str, float]]) -> str:
     if not timings:
         return "compiled: -"
     built = "from the cache" if all(t.get("cached") for t in timings) else \
-        f"{max(t['compile_s'] for t in timings):.2f} s"
+        f"{max(t['compile_s'] for t in timings):.2f} s, {max(t['compile_cpu_s'] for t in timings):.2f} s of CPU"
     return (f"compiled: {built} (once per host); ran: {max(t['run_s'] for t in timings):.4f} s "
             f"(slowest of {len(timings)} ranks)")
 

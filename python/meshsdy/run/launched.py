@@ -87,14 +87,15 @@ def run_launched(source: str, func: str, make_inputs: Callable[[], list[np.ndarr
         return 2
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    gathered = comm.gather((outputs, built.seconds, built.cached, run_s), root=0)
+    gathered = comm.gather((outputs, built.seconds, built.cached, run_s, built.cpu_seconds), root=0)
     if rank == 0 and prepared is not None and gathered is not None:
         results = prepared.assemble([g[0] for g in gathered])
         for i, out in enumerate(results):
             print(f"output {i}: {out.dtype} {list(out.shape)}")
         compile_s = max(g[1] for g in gathered)
         cached = all(g[2] for g in gathered)
-        print(f"compiled: {'from the cache' if cached else f'{compile_s:.2f} s'} (once per host); "
+        cpu_s = max(g[4] for g in gathered)
+        print(f"compiled: {'from the cache' if cached else f'{compile_s:.2f} s, {cpu_s:.2f} s of CPU'} (once per host); "
               f"ran: {max(g[3] for g in gathered):.4f} s (slowest of {size} ranks)")
         save(results)
     return 0
