@@ -2,17 +2,19 @@
 and 1, 2 and 4 ranks, the program written in JAX with Megatron-style
 shardings on a 1-D mesh 'model' of that many devices is lowered by JAX,
 imported by meshsdy (meshsdy.frontends.from_stablehlo), partitioned and run
-on that many MPI ranks (meshsdy.run, one thread per rank), and run by
+on that many MPI ranks (meshsdy.run; --threads per rank, by default
+cores / ranks so that ranks x threads = cores, as JAX uses every core), and run by
 jax.jit on as many host devices (--xla_force_host_platform_device_count)
 with the same shardings.
 
 Columns: our compile time (building the shared object, cache off; in
 parentheses the CPU seconds the tools used: on a loaded machine the wall
 time is mostly waiting for a core), our run
-time (slowest rank, fastest of --calls calls), JAX's (fastest of --calls
+time (slowest rank, fastest of --calls calls; in parentheses that call's
+CPU seconds on the slowest rank, MPI's spinning waits included), JAX's (fastest of --calls
 calls after a warm-up), ours / JAX, our GFLOP/s (XLA's flop count of the
-global program) and its share of the machine's peak (cores x clock x 32
-f32 flops a cycle: two 8-wide FMA units). With --runs R the whole table is
+global program) and its share of the machine's peak (cores x clock x f32
+flops a cycle, see peak_gflops). With --runs R the whole table is
 measured R times and each cell shows the range.
 
     .venv/bin/python bench/run_bench.py [--models mlp,mlp-large,block] [--ranks 1,2,4] [--runs 3]
@@ -108,6 +110,7 @@ class Row:
     compile_s: float
     compile_cpu_s: float
     run_s: float
+    run_cpu_s: float
     jax_s: float
     flops: float
     max_diff: float
@@ -138,7 +141,7 @@ def _flops(model: Model) -> float:
     return float(cost.get("flops", 0.0))
 
 
-def _ours(text: str, model: Model, ranks: int, calls: int) -> tuple[float, float, float, np.ndarray]:
+def _ours(text: str, model: Model, ranks: int, calls: int, threads: int) -> tuple[float, float, float, float, np.ndarray]:
     """Our compile time (cache off; wall and CPU seconds) and run time (slowest rank, fastest of
     `calls` calls) of JAX's program, and our output."""
     import meshsdy.run as mpirun
@@ -149,28 +152,39 @@ def _ours(text: str, model: Model, ranks: int, calls: int) -> tuple[float, float
         source = str(from_stablehlo(text))
     timings: list[dict[str, float]] = []
     (out,) = mpirun.run(source, "main", model.inputs, ranks=ranks, timings=timings, cache=False,
-                        repeats=calls, timeout=900)
+                        repeats=calls, timeout=900, threads=threads)
     return (max(t["compile_s"] for t in timings), max(t["compile_cpu_s"] for t in timings),
-            max(t["run_s"] for t in timings), out)
+            max(t["run_s"] for t in timings), max(t["run_cpu_s"] for t in timings), out)
 
 
-def measure(name: str, ranks: int, calls: int) -> Row:
+def threads_for(ranks: int, threads: str) -> int:
+    """Threads per rank: `threads`, or with "auto" cores / ranks (at least 1)."""
+    return max(1, (os.cpu_count() or 1) // ranks) if threads == "auto" else int(threads)
+
+
+def measure(name: str, ranks: int, calls: int, threads: int) -> Row:
     model = MODELS[name]()
     text, flops, jax_s, want = _jax(model, ranks, calls)
-    compile_s, compile_cpu_s, run_s, got = _ours(text, model, ranks, calls)
-    return Row(name, ranks, compile_s, compile_cpu_s, run_s, jax_s, flops, float(np.max(np.abs(got - want))))
+    compile_s, compile_cpu_s, run_s, run_cpu_s, got = _ours(text, model, ranks, calls, threads)
+    return Row(name, ranks, compile_s, compile_cpu_s, run_s, run_cpu_s, jax_s, flops, float(np.max(np.abs(got - want))))
 
 
 def peak_gflops() -> float:
-    """cores x clock x 32 f32 flops a cycle (two 8-wide FMA units)."""
-    mhz = 0.0
+    """cores x clock x f32 flops a cycle: 64 with AVX-512 (two 16-wide FMA
+    units), 32 with AVX2 and FMA (two 8-wide), else 8. An upper bound:
+    some AVX-512 parts have one FMA unit, and the clock of /proc/cpuinfo is
+    the nominal one."""
+    mhz, flags = 0.0, set()
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith("cpu MHz"):
                 mhz = max(mhz, float(line.split(":")[1]))
+            elif line.startswith("flags"):
+                flags |= set(line.split(":")[1].split())
     except OSError:
         pass
-    return (os.cpu_count() or 1) * (mhz or 2000.0) / 1000 * 32
+    per_cycle = 64 if "avx512f" in flags else 32 if {"avx2", "fma"} <= flags else 8
+    return (os.cpu_count() or 1) * (mhz or 2000.0) / 1000 * per_cycle
 
 
 def _span(values: list[float], fmt: str) -> str:
@@ -179,7 +193,7 @@ def _span(values: list[float], fmt: str) -> str:
 
 
 def table(runs: list[list[Row]], peak: float) -> str:
-    lines = [f"| model | ranks | compile s (CPU s) | run s | JAX s | ours / JAX | GFLOP/s | % of peak ({peak:.0f}) "
+    lines = [f"| model | ranks | compile s (CPU s) | run s (CPU s) | JAX s | ours / JAX | GFLOP/s | % of peak ({peak:.0f}) "
              "| speed-up vs 1 rank | max diff vs JAX |",
              "|---|---|---|---|---|---|---|---|---|---|"]
     for i, row in enumerate(runs[0]):
@@ -189,7 +203,7 @@ def table(runs: list[list[Row]], peak: float) -> str:
         lines.append(
             f"| {row.model} | {row.ranks} | {_span([c.compile_s for c in cells], '.2f')} "
             f"({_span([c.compile_cpu_s for c in cells], '.2f')}) | "
-            f"{_span([c.run_s for c in cells], '.4f')} | {_span([c.jax_s for c in cells], '.4f')} | "
+            f"{_span([c.run_s for c in cells], '.4f')} ({_span([c.run_cpu_s for c in cells], '.4f')}) | {_span([c.jax_s for c in cells], '.4f')} | "
             f"{_span([c.run_s / c.jax_s for c in cells], '.2f')} | {_span(gflops, '.1f')} | "
             f"{_span([100 * g / peak for g in gflops], '.0f')} | "
             f"{_span([b.run_s / c.run_s for b, c in zip(base, cells)], '.2f')}x | "
@@ -202,6 +216,8 @@ def main() -> None:
     parser.add_argument("--models", default="mlp,mlp-large,block")
     parser.add_argument("--ranks", default="1,2,4")
     parser.add_argument("--runs", type=int, default=1, help="measure the whole table this many times")
+    parser.add_argument("--threads", default="auto",
+                        help="threads per rank (the BLAS's): a number, or auto = cores / ranks (default)")
     parser.add_argument("--calls", type=int, default=5, help="timed calls per measurement (the fastest counts)")
     args = parser.parse_args()
     names = args.models.split(",")
@@ -216,12 +232,13 @@ def main() -> None:
         rows = []
         for name in names:
             for ranks in counts:
-                row = measure(name, ranks, args.calls)
+                row = measure(name, ranks, args.calls, threads_for(ranks, args.threads))
                 print(f"# run {run + 1}: {name} on {ranks}: compile {row.compile_s:.2f} s, run {row.run_s:.4f} s, "
                       f"JAX {row.jax_s:.4f} s", file=sys.stderr, flush=True)
                 rows.append(row)
         runs.append(rows)
-    print(f"{os.cpu_count()} cores; one thread per rank; JAX on as many host devices as ranks")
+    per_rank = ", ".join(f"{r} rank{'s' if r > 1 else ''}: {threads_for(r, args.threads)}" for r in counts)
+    print(f"{os.cpu_count()} cores; threads per rank ({per_rank}); JAX on as many host devices as ranks")
     print(table(runs, peak_gflops()))
 
 

@@ -42,7 +42,7 @@ def run(source: str, func: str, inputs: Sequence[np.ndarray], *, ranks: int, par
     outputs. The inputs are sharded, and the outputs assembled, as the
     partitioned function's `mesh.boundary` attribute says (replicated
     without one). Raises RunError. `timings`, if given, receives one
-    {"compile_s", "compile_cpu_s", "cached", "run_s"} per rank (building the shared object,
+    {"compile_s", "compile_cpu_s", "cached", "run_s", "run_cpu_s"} per rank (building the shared object,
     0 when it came from the cache, and the call itself, started together
     after a barrier). The other keywords are those of `Launch` (timeout,
     opt_level, threads, cache, hostfile, mpiexec_args, workdir), or pass
