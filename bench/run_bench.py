@@ -2,8 +2,8 @@
 and 1, 2 and 4 ranks, the program written in JAX with Megatron-style
 shardings on a 1-D mesh 'model' of that many devices is lowered by JAX,
 imported by meshsdy (meshsdy.frontends.from_stablehlo), partitioned and run
-on that many MPI ranks (meshsdy.run; --threads per rank, by default
-cores / ranks so that ranks x threads = cores, as JAX uses every core), and run by
+on that many MPI ranks (meshsdy.run; one thread per rank, as its default,
+or --threads N, or --threads auto = cores / ranks), and run by
 jax.jit on as many host devices (--xla_force_host_platform_device_count)
 with the same shardings.
 
@@ -12,7 +12,9 @@ parentheses the CPU seconds the tools used: on a loaded machine the wall
 time is mostly waiting for a core), our run
 time (slowest rank, fastest of --calls calls; in parentheses that call's
 CPU seconds on the slowest rank, MPI's spinning waits included), JAX's (fastest of --calls
-calls after a warm-up), ours / JAX, our GFLOP/s (XLA's flop count of the
+calls after a warm-up; in parentheses the CPU seconds of all its threads), ours / JAX,
+the same ratio in CPU seconds (ours summed over the ranks: what each costs
+the machine, which the load of a shared machine changes less), our GFLOP/s (XLA's flop count of the
 global program) and its share of the machine's peak (cores x clock x f32
 flops a cycle, see peak_gflops). With --runs R the whole table is
 measured R times and each cell shows the range.
@@ -111,14 +113,17 @@ class Row:
     compile_cpu_s: float
     run_s: float
     run_cpu_s: float
+    total_cpu_s: float
     jax_s: float
+    jax_cpu_s: float
     flops: float
     max_diff: float
 
 
-def _jax(model: Model, ranks: int, calls: int) -> tuple[str, float, float, np.ndarray]:
+def _jax(model: Model, ranks: int, calls: int) -> tuple[str, float, float, float, np.ndarray]:
     """JAX's StableHLO text of the model sharded on `ranks` devices, its
-    flop count, the fastest of `calls` timed calls, and its output."""
+    flop count, the fastest of `calls` timed calls and the CPU seconds this
+    process (all of JAX's threads) used in it, and its output."""
     mesh = Mesh(np.array(jax.devices()[:ranks]), ("model",))
     shardings = [NamedSharding(mesh, s) for s in model.specs]
     jitted = jax.jit(model.fn, in_shardings=shardings, out_shardings=NamedSharding(mesh, PartitionSpec()))
@@ -126,12 +131,13 @@ def _jax(model: Model, ranks: int, calls: int) -> tuple[str, float, float, np.nd
     lowered = jitted.lower(*args)
     compiled = lowered.compile()
     out = compiled(*args).block_until_ready()
-    best = float("inf")
+    best, best_cpu = float("inf"), 0.0
     for _ in range(calls):
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         compiled(*args).block_until_ready()
-        best = min(best, time.perf_counter() - start)
-    return lowered.as_text(), _flops(model), best, np.asarray(out)
+        if time.perf_counter() - start < best:
+            best, best_cpu = time.perf_counter() - start, time.process_time() - cpu
+    return lowered.as_text(), _flops(model), best, best_cpu, np.asarray(out)
 
 
 def _flops(model: Model) -> float:
@@ -141,7 +147,7 @@ def _flops(model: Model) -> float:
     return float(cost.get("flops", 0.0))
 
 
-def _ours(text: str, model: Model, ranks: int, calls: int, threads: int) -> tuple[float, float, float, float, np.ndarray]:
+def _ours(text: str, model: Model, ranks: int, calls: int, threads: int) -> tuple[float, float, float, float, float, np.ndarray]:
     """Our compile time (cache off; wall and CPU seconds) and run time (slowest rank, fastest of
     `calls` calls) of JAX's program, and our output."""
     import meshsdy.run as mpirun
@@ -154,7 +160,8 @@ def _ours(text: str, model: Model, ranks: int, calls: int, threads: int) -> tupl
     (out,) = mpirun.run(source, "main", model.inputs, ranks=ranks, timings=timings, cache=False,
                         repeats=calls, timeout=900, threads=threads)
     return (max(t["compile_s"] for t in timings), max(t["compile_cpu_s"] for t in timings),
-            max(t["run_s"] for t in timings), max(t["run_cpu_s"] for t in timings), out)
+            max(t["run_s"] for t in timings), max(t["run_cpu_s"] for t in timings),
+            sum(t["run_cpu_s"] for t in timings), out)
 
 
 def threads_for(ranks: int, threads: str) -> int:
@@ -164,9 +171,9 @@ def threads_for(ranks: int, threads: str) -> int:
 
 def measure(name: str, ranks: int, calls: int, threads: int) -> Row:
     model = MODELS[name]()
-    text, flops, jax_s, want = _jax(model, ranks, calls)
-    compile_s, compile_cpu_s, run_s, run_cpu_s, got = _ours(text, model, ranks, calls, threads)
-    return Row(name, ranks, compile_s, compile_cpu_s, run_s, run_cpu_s, jax_s, flops, float(np.max(np.abs(got - want))))
+    text, flops, jax_s, jax_cpu_s, want = _jax(model, ranks, calls)
+    compile_s, compile_cpu_s, run_s, run_cpu_s, total_cpu_s, got = _ours(text, model, ranks, calls, threads)
+    return Row(name, ranks, compile_s, compile_cpu_s, run_s, run_cpu_s, total_cpu_s, jax_s, jax_cpu_s, flops, float(np.max(np.abs(got - want))))
 
 
 def peak_gflops() -> float:
@@ -193,9 +200,9 @@ def _span(values: list[float], fmt: str) -> str:
 
 
 def table(runs: list[list[Row]], peak: float) -> str:
-    lines = [f"| model | ranks | compile s (CPU s) | run s (CPU s) | JAX s | ours / JAX | GFLOP/s | % of peak ({peak:.0f}) "
-             "| speed-up vs 1 rank | max diff vs JAX |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+    lines = [f"| model | ranks | compile s (CPU s) | run s (CPU s) | JAX s (CPU s) | ours / JAX | "
+             f"ours / JAX in CPU s | GFLOP/s | % of peak ({peak:.0f}) | speed-up vs 1 rank | max diff vs JAX |",
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for i, row in enumerate(runs[0]):
         cells = [r[i] for r in runs]
         base = [next(x for x in r if x.model == row.model and x.ranks == 1) for r in runs]
@@ -203,8 +210,9 @@ def table(runs: list[list[Row]], peak: float) -> str:
         lines.append(
             f"| {row.model} | {row.ranks} | {_span([c.compile_s for c in cells], '.2f')} "
             f"({_span([c.compile_cpu_s for c in cells], '.2f')}) | "
-            f"{_span([c.run_s for c in cells], '.4f')} ({_span([c.run_cpu_s for c in cells], '.4f')}) | {_span([c.jax_s for c in cells], '.4f')} | "
-            f"{_span([c.run_s / c.jax_s for c in cells], '.2f')} | {_span(gflops, '.1f')} | "
+            f"{_span([c.run_s for c in cells], '.4f')} ({_span([c.run_cpu_s for c in cells], '.4f')}) | {_span([c.jax_s for c in cells], '.4f')} "
+            f"({_span([c.jax_cpu_s for c in cells], '.4f')}) | {_span([c.run_s / c.jax_s for c in cells], '.2f')} | "
+            f"{_span([c.total_cpu_s / c.jax_cpu_s for c in cells], '.2f')} | {_span(gflops, '.1f')} | "
             f"{_span([100 * g / peak for g in gflops], '.0f')} | "
             f"{_span([b.run_s / c.run_s for b, c in zip(base, cells)], '.2f')}x | "
             f"{max(c.max_diff for c in cells):.2g} |")
@@ -216,8 +224,8 @@ def main() -> None:
     parser.add_argument("--models", default="mlp,mlp-large,block")
     parser.add_argument("--ranks", default="1,2,4")
     parser.add_argument("--runs", type=int, default=1, help="measure the whole table this many times")
-    parser.add_argument("--threads", default="auto",
-                        help="threads per rank (the BLAS's): a number, or auto = cores / ranks (default)")
+    parser.add_argument("--threads", default="1",
+                        help="threads per rank (the BLAS's): a number (default 1), or auto = cores / ranks")
     parser.add_argument("--calls", type=int, default=5, help="timed calls per measurement (the fastest counts)")
     args = parser.parse_args()
     names = args.models.split(",")
