@@ -28,7 +28,9 @@ import numpy as np
 from .build import BuildError
 from .codegen import LOWERING
 from .launch import Launch, RunError, launch, mpiexec
-from .prepare import _global_types, lower_to_llvm, prepare, prepare_unpartitioned
+# `prepare` under another name: `meshsdy.run.prepare` stays the module.
+from .prepare import _global_types, lower_to_llvm, prepare_unpartitioned
+from .prepare import prepare as _prepare
 
 __all__ = ["LOWERING", "BuildError", "Launch", "RunError", "lower_to_llvm", "mpiexec", "run", "run_unpartitioned"]
 
@@ -48,7 +50,7 @@ def run(source: str, func: str, inputs: Sequence[np.ndarray], *, ranks: int, par
     opt_level, threads, cache, hostfile, mpiexec_args, workdir), or pass
     `launch_options`."""
     settings = _launch_options(launch_options, options)
-    prepared = prepare(source, func, inputs, ranks=ranks, partitioned=partitioned)
+    prepared = _prepare(source, func, inputs, ranks=ranks, partitioned=partitioned)
     per_rank = launch(prepared.llvm_text, func, prepared.pieces, prepared.meta, settings, timings)
     return prepared.assemble(per_rank)
 
