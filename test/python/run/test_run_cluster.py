@@ -20,7 +20,7 @@ import numpy as np
 from meshsdy import sim
 from meshsdy.run import mpiexec
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 MLP = ROOT / "examples" / "mlp.mlir"
 BUILT = re.compile(r"^compiled: \d+\.\d\d s, \d+\.\d\d s of CPU \(once per host\); ran: \d+\.\d{4} s "
                    r"\(slowest of 4 ranks\)$", re.M)
