@@ -161,7 +161,7 @@ def xla_collectives(hlo: str, devices: int) -> Side:
         operand_bytes = sum(_shape_bytes(shapes.get(name, "")) for name in operands)
         group = 2 if op == "collective-permute" else _group_size(rest, devices)
         counts[op] += 1
-        side.bytes += pipeline._RING_FACTOR[_HLO_TO_MESH[op]](group) * operand_bytes
+        side.bytes += pipeline.cost.ring_factor(_HLO_TO_MESH[op], group) * operand_bytes
     side.collectives = dict(counts)
     side.program = hlo
     return side
@@ -281,7 +281,7 @@ def megatron(model, inputs: tuple, shardings: dict, mesh: dict[str, int]) -> Sid
     group = mesh["model"]
     per_device = [b / mesh["data"] for b in operands]
     return Side({"all_reduce": len(operands)} if operands else {},
-                sum(pipeline._RING_FACTOR["mesh.all_reduce"](group) * b for b in per_device))
+                sum(pipeline.cost.ring_factor("mesh.all_reduce", group) * b for b in per_device))
 
 
 def torch_row(name: str, check: bool) -> Row:
