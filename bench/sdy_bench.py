@@ -7,9 +7,11 @@ its batch over `data`, every weight on its columns and every bias over
 linalg.broadcast, arith.addf, math.tanh) and Shardy (jaxlib, in a child
 process) on the StableHLO form (dot_general, broadcast_in_dim, add, tanh);
 both times are the pass pipeline alone (parsing excluded), best of
-`--repeat`, the runs of the two alternating. Then our pipeline alone on about 10k and 100k ops, for its
-scaling (linear: a ratio of about 10), and the same for the whole way to
-per-device code (`sdy-spmdize-pipeline`).
+`--repeat`, the runs of the two alternating. Then the whole way to
+per-device code the same way: our `sdy-spmdize-pipeline` against Shardy's
+import, propagation, export with explicit collectives and global-to-local
+(`SHARDY_SPMDIZE`). Then our pipelines alone on about 10k and 100k ops, for
+their scaling (linear: a ratio of about 10).
 
     .venv/bin/python bench/sdy_bench.py [--layers 1000] [--repeat 5] [--no-scaling]
 """
@@ -24,12 +26,18 @@ import sys
 import tempfile
 import threading
 import time
-from typing import NoReturn
+from typing import Callable, NoReturn
 
 from mlir import ir
 from mlir.passmanager import PassManager
 
 import meshsdy  # noqa: F401  (registers dialects and passes)
+
+# Shardy's way to per-device code, as jaxlib's passes name it: what our
+# `sdy-spmdize-pipeline` is compared with.
+SHARDY_SPMDIZE = ("sdy-import-pipeline,sdy-aggressive-propagate,"
+                  "sdy-export-pipeline{enable-insert-explicit-collectives=true},"
+                  "sdy-convert-global-to-local")
 
 MESH = 'sdy.mesh @mesh = <["data"=2, "model"=4]>'
 X = '{sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}'
@@ -112,11 +120,11 @@ from jax._src.interpreters import mlir as jmlir
 text = json.loads(sys.stdin.readline())
 print("ready", flush=True)
 for line in sys.stdin:
-    verify = line.strip() == "1"
+    request = json.loads(line)
     with jmlir.make_ir_context():
         module = ir.Module.parse(text)
-        pm = passmanager.PassManager.parse("builtin.module(sdy-propagation-pipeline)")
-        pm.enable_verifier(verify)
+        pm = passmanager.PassManager.parse(f"builtin.module({request['pipeline']})")
+        pm.enable_verifier(request["verify"])
         start = time.perf_counter()
         pm.run(module.operation)
         seconds = time.perf_counter() - start
@@ -170,8 +178,8 @@ class _Shardy:
         self.stderr.seek(0)
         raise RuntimeError(f"Shardy's process {what}:\n{self.stderr.read()[-2000:]}")
 
-    def run(self, verify: bool) -> tuple[float, str]:
-        self._send("1\n" if verify else "0\n")
+    def run(self, verify: bool, pipeline: str) -> tuple[float, str]:
+        self._send(json.dumps({"verify": verify, "pipeline": pipeline}) + "\n")
         answer = json.loads(self._answer())
         return answer["seconds"], answer["result"]
 
@@ -181,24 +189,26 @@ class _Shardy:
         self.child.wait()
 
 
-def time_both(ours_text: str, shardy_text: str, repeat: int,
-              verify: bool) -> tuple[float, str, tuple[float, str] | None]:
+def time_both(ours_text: str, shardy_text: str, repeat: int, verify: bool,
+              ours_pipeline: str = "sdy-propagation-pipeline",
+              shardy_pipeline: str = "sdy-propagation-pipeline",
+              ) -> tuple[float, str, tuple[float, str] | None]:
     """Best times of our pipeline and Shardy's, their runs interleaved.
 
     Returns our best seconds and result, and Shardy's (None without jax)."""
     try:
         import jax  # noqa: F401
     except ImportError:
-        seconds, result = time_ours(ours_text, repeat, verify)
+        seconds, result = time_ours(ours_text, repeat, verify, ours_pipeline)
         return seconds, result, None
     shardy = _Shardy(shardy_text)
     try:
         ours_best = theirs_best = float("inf")
         ours_out = theirs_out = ""
         for _ in range(repeat):
-            seconds, ours_out = _run_ours(ours_text, verify, "sdy-propagation-pipeline")
+            seconds, ours_out = _run_ours(ours_text, verify, ours_pipeline)
             ours_best = min(ours_best, seconds)
-            seconds, theirs_out = shardy.run(verify)
+            seconds, theirs_out = shardy.run(verify, shardy_pipeline)
             theirs_best = min(theirs_best, seconds)
     finally:
         shardy.close()
@@ -215,6 +225,43 @@ def check_same_shardings(ours: str, theirs: str, layers: int) -> None:
             raise AssertionError(f"{name}: {count} of {layers} tanh results sharded {want}")
 
 
+def check_same_collectives(ours: str, theirs: str, layers: int) -> None:
+    """Both gather each layer's activation before the next matmul (one
+    all_gather per layer after the first, no all_reduce) and compute every
+    tanh on the device's 32x64 piece."""
+    counts = {
+        "ours": (ours.count("mesh.all_gather "), ours.count("all_reduce"),
+                 sum(1 for line in ours.splitlines()
+                     if "math.tanh" in line and "tensor<32x64xf32>" in line)),
+        "shardy": (theirs.count('"stablehlo.all_gather"'), theirs.count("all_reduce"),
+                   sum(1 for line in theirs.splitlines()
+                       if "stablehlo.tanh" in line and "tensor<32x64xf32>" in line)),
+    }
+    for name, got in counts.items():
+        if got != (layers - 1, 0, layers):
+            raise AssertionError(f"{name}: (all_gathers, all_reduces, local tanhs) = {got}, "
+                                 f"expected {(layers - 1, 0, layers)}")
+
+
+def compare(title: str, ours_pipeline: str, shardy_pipeline: str, layers: int, repeat: int,
+            check: Callable[[str, str, int], None]) -> None:
+    """Prints our best time against Shardy's, verifier on and off."""
+    print(f"MLP, {layers} layers, {title} (best of {repeat}, parsing excluded):")
+    for verify in (True, False):
+        ours_s, ours_out, shardy = time_both(mlp_ours(layers), mlp_stablehlo(layers), repeat, verify,
+                                             ours_pipeline, shardy_pipeline)
+        label = "verifier after each pass (default)" if verify else "verifier off"
+        print(f" {label}:")
+        print(f"  meshsdy (upstream ops)      {ours_s * 1e3:9.1f} ms")
+        if shardy is None:
+            print("  Shardy (jaxlib)             not installed")
+            continue
+        shardy_s, shardy_out = shardy
+        check(ours_out, shardy_out, layers)
+        print(f"  Shardy (jaxlib, stablehlo)  {shardy_s * 1e3:9.1f} ms")
+        print(f"  ratio meshsdy / Shardy      {ours_s / shardy_s:9.2f}  (same result on all {layers} layers)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--layers", type=int, default=1000)
@@ -224,19 +271,10 @@ def main() -> None:
     if args.repeat < 1 or args.layers < 1:
         parser.error("--repeat and --layers must be at least 1")
 
-    print(f"MLP, {args.layers} layers, sdy-propagation-pipeline (best of {args.repeat}, parsing excluded):")
-    for verify in (True, False):
-        ours_s, ours_out, shardy = time_both(mlp_ours(args.layers), mlp_stablehlo(args.layers), args.repeat, verify)
-        label = "verifier after each pass (default)" if verify else "verifier off"
-        print(f" {label}:")
-        print(f"  meshsdy (upstream ops)      {ours_s * 1e3:9.1f} ms")
-        if shardy is None:
-            print("  Shardy (jaxlib)             not installed")
-            continue
-        shardy_s, shardy_out = shardy
-        check_same_shardings(ours_out, shardy_out, args.layers)
-        print(f"  Shardy (jaxlib, stablehlo)  {shardy_s * 1e3:9.1f} ms")
-        print(f"  ratio meshsdy / Shardy      {ours_s / shardy_s:9.2f}  (same shardings on all {args.layers} layers)")
+    compare("sdy-propagation-pipeline", "sdy-propagation-pipeline", "sdy-propagation-pipeline",
+            args.layers, args.repeat, check_same_shardings)
+    compare("to per-device code (ours: sdy-spmdize-pipeline; Shardy: SHARDY_SPMDIZE)",
+            "sdy-spmdize-pipeline", SHARDY_SPMDIZE, args.layers, args.repeat, check_same_collectives)
     if args.no_scaling:
         return
     # 7 ops per layer: about 10k and 100k ops.
