@@ -10,7 +10,9 @@ both times are the pass pipeline alone (parsing excluded), best of
 `--repeat`, the runs of the two alternating. Then the whole way to
 per-device code the same way: our `sdy-spmdize-pipeline` against Shardy's
 import, propagation, export with explicit collectives and global-to-local
-(`SHARDY_SPMDIZE`). Then our pipelines alone on about 10k and 100k ops, for
+(`SHARDY_SPMDIZE`). Both are given in wall and in CPU time (each
+process's own; on a machine shared with other work the CPU time moves much
+less than the wall clock). Then our pipelines alone on about 10k and 100k ops, for
 their scaling (linear: a ratio of about 10).
 
     .venv/bin/python bench/sdy_bench.py [--layers 1000] [--repeat 5] [--no-scaling]
@@ -90,22 +92,23 @@ def mlp_stablehlo(layers: int) -> str:
     return "\n".join(lines)
 
 
-def _run_ours(text: str, verify: bool, pipeline: str) -> tuple[float, str]:
-    """One run of our `pipeline` (parsing excluded): seconds and result."""
+def _run_ours(text: str, verify: bool, pipeline: str) -> tuple[float, float, str]:
+    """One run of our `pipeline` (parsing excluded): wall and CPU seconds,
+    and the result."""
     with ir.Context():
         module = ir.Module.parse(text)
         pm = PassManager.parse(f"builtin.module({pipeline})")
         pm.enable_verifier(verify)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         pm.run(module.operation)
-        return time.perf_counter() - start, str(module)
+        return time.perf_counter() - start, time.process_time() - start_cpu, str(module)
 
 
 def time_ours(text: str, repeat: int, verify: bool = True,
               pipeline: str = "sdy-propagation-pipeline") -> tuple[float, str]:
     """Best time of our `pipeline` (parsing excluded) and its result."""
     runs = [_run_ours(text, verify, pipeline) for _ in range(repeat)]
-    return min(seconds for seconds, _ in runs), runs[-1][1]
+    return min(seconds for seconds, _, _ in runs), runs[-1][2]
 
 
 # Shardy runs in a child process (jaxlib's MLIR can't share a process with
@@ -125,10 +128,10 @@ for line in sys.stdin:
         module = ir.Module.parse(text)
         pm = passmanager.PassManager.parse(f"builtin.module({request['pipeline']})")
         pm.enable_verifier(request["verify"])
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         pm.run(module.operation)
-        seconds = time.perf_counter() - start
-        print(json.dumps({"seconds": seconds, "result": str(module)}), flush=True)
+        seconds, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        print(json.dumps({"seconds": seconds, "cpu": cpu, "result": str(module)}), flush=True)
 """
 
 # How long one answer of Shardy's process may take (its import included).
@@ -178,10 +181,10 @@ class _Shardy:
         self.stderr.seek(0)
         raise RuntimeError(f"Shardy's process {what}:\n{self.stderr.read()[-2000:]}")
 
-    def run(self, verify: bool, pipeline: str) -> tuple[float, str]:
+    def run(self, verify: bool, pipeline: str) -> tuple[float, float, str]:
         self._send(json.dumps({"verify": verify, "pipeline": pipeline}) + "\n")
         answer = json.loads(self._answer())
-        return answer["seconds"], answer["result"]
+        return answer["seconds"], answer["cpu"], answer["result"]
 
     def close(self) -> None:
         if self.child.poll() is None:
@@ -189,30 +192,42 @@ class _Shardy:
         self.child.wait()
 
 
+class Best:
+    """The best wall and CPU seconds of one side's runs, and its last result.
+    CPU time is this process's alone: on a machine shared with other work it
+    moves much less than the wall clock."""
+
+    def __init__(self) -> None:
+        self.wall = self.cpu = float("inf")
+        self.result = ""
+
+    def add(self, wall: float, cpu: float, result: str) -> None:
+        self.wall, self.cpu, self.result = min(self.wall, wall), min(self.cpu, cpu), result
+
+
 def time_both(ours_text: str, shardy_text: str, repeat: int, verify: bool,
               ours_pipeline: str = "sdy-propagation-pipeline",
               shardy_pipeline: str = "sdy-propagation-pipeline",
-              ) -> tuple[float, str, tuple[float, str] | None]:
+              ) -> tuple[Best, Best | None]:
     """Best times of our pipeline and Shardy's, their runs interleaved.
 
-    Returns our best seconds and result, and Shardy's (None without jax)."""
+    Returns ours, and Shardy's (None without jax)."""
+    ours = Best()
     try:
         import jax  # noqa: F401
     except ImportError:
-        seconds, result = time_ours(ours_text, repeat, verify, ours_pipeline)
-        return seconds, result, None
-    shardy = _Shardy(shardy_text)
-    try:
-        ours_best = theirs_best = float("inf")
-        ours_out = theirs_out = ""
         for _ in range(repeat):
-            seconds, ours_out = _run_ours(ours_text, verify, ours_pipeline)
-            ours_best = min(ours_best, seconds)
-            seconds, theirs_out = shardy.run(verify, shardy_pipeline)
-            theirs_best = min(theirs_best, seconds)
+            ours.add(*_run_ours(ours_text, verify, ours_pipeline))
+        return ours, None
+    shardy = _Shardy(shardy_text)
+    theirs = Best()
+    try:
+        for _ in range(repeat):
+            ours.add(*_run_ours(ours_text, verify, ours_pipeline))
+            theirs.add(*shardy.run(verify, shardy_pipeline))
     finally:
         shardy.close()
-    return ours_best, ours_out, (theirs_best, theirs_out)
+    return ours, theirs
 
 
 def check_same_shardings(ours: str, theirs: str, layers: int) -> None:
@@ -248,18 +263,19 @@ def compare(title: str, ours_pipeline: str, shardy_pipeline: str, layers: int, r
     """Prints our best time against Shardy's, verifier on and off."""
     print(f"MLP, {layers} layers, {title} (best of {repeat}, parsing excluded):")
     for verify in (True, False):
-        ours_s, ours_out, shardy = time_both(mlp_ours(layers), mlp_stablehlo(layers), repeat, verify,
-                                             ours_pipeline, shardy_pipeline)
+        ours, shardy = time_both(mlp_ours(layers), mlp_stablehlo(layers), repeat, verify,
+                                 ours_pipeline, shardy_pipeline)
         label = "verifier after each pass (default)" if verify else "verifier off"
         print(f" {label}:")
-        print(f"  meshsdy (upstream ops)      {ours_s * 1e3:9.1f} ms")
+        print(f"  {'':26s}{'wall':>11s} {'CPU':>12s}")
+        print(f"  meshsdy (upstream ops)      {ours.wall * 1e3:9.1f} ms {ours.cpu * 1e3:9.1f} ms")
         if shardy is None:
             print("  Shardy (jaxlib)             not installed")
             continue
-        shardy_s, shardy_out = shardy
-        check(ours_out, shardy_out, layers)
-        print(f"  Shardy (jaxlib, stablehlo)  {shardy_s * 1e3:9.1f} ms")
-        print(f"  ratio meshsdy / Shardy      {ours_s / shardy_s:9.2f}  (same result on all {layers} layers)")
+        check(ours.result, shardy.result, layers)
+        print(f"  Shardy (jaxlib, stablehlo)  {shardy.wall * 1e3:9.1f} ms {shardy.cpu * 1e3:9.1f} ms")
+        print(f"  ratio meshsdy / Shardy      {ours.wall / shardy.wall:9.2f}    {ours.cpu / shardy.cpu:9.2f}"
+              f"     (same result on all {layers} layers)")
 
 
 def main() -> None:
