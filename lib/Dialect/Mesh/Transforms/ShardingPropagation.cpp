@@ -668,15 +668,23 @@ void Propagation::visit(unsigned index, Direction direction) {
   if (!model)
     return; // No model: the op stays replicated.
   ArrayRef<AffineMap> maps = model->maps;
+  unsigned first = direction == Direction::Forward ? op->getNumOperands() : 0;
+  unsigned last = direction == Direction::Forward
+                      ? maps.size()
+                      : op->getNumOperands();
+  // Nothing this phase may update can grow (user annotations are fixed):
+  // skip deriving the loops. In a program annotated throughout (an sdy
+  // program after the bridge) this is most visits.
+  if (llvm::none_of(llvm::seq(first, last), [&](unsigned i) {
+        ValueInfo *current = slot(index, i);
+        return current && !current->isFixed();
+      }))
+    return;
   auto [loops, mesh] = deriveForOp(index, *model);
   if (!mesh)
     return;
   if (recordOrigins)
     source.value = sourceOf(index);
-  unsigned first = direction == Direction::Forward ? op->getNumOperands() : 0;
-  unsigned last = direction == Direction::Forward
-                      ? maps.size()
-                      : op->getNumOperands();
   for (unsigned i = first; i < last; ++i) {
     ValueInfo *current = slot(index, i);
     if (current)

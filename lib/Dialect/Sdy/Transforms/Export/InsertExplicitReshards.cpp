@@ -338,16 +338,23 @@ void OpReshards::reduceAndReshardBack(OpBuilder &builder, OpResult result,
 struct InsertExplicitReshardsPass
     : sdy::impl::InsertExplicitReshardsPassBase<InsertExplicitReshardsPass> {
   void runOnOperation() override {
-    SmallVector<Operation *> ops;
-    getOperation().walk([&](Operation *op) {
-      // (An unregistered op has no dialect; its sdy.sharding_rule counts.)
-      if (!isa_and_present<SdyDialect>(op->getDialect()) &&
-          op->getNumResults() > 0 &&
-          getShardingRule(op))
-        ops.push_back(op);
-    });
-    for (Operation *op : ops)
-      makeCompatible(op);
+    SmallVector<std::pair<Operation *, OpShardingRuleAttr>> ops;
+    {
+      // Ops alike share one rule, built once (a thousand identical layers
+      // would otherwise build each rule a thousand times). The cache is
+      // gone before the first reshard is inserted.
+      ShardingRuleCache rules;
+      getOperation().walk([&](Operation *op) {
+        // (An unregistered op has no dialect; its sdy.sharding_rule counts.)
+        if (isa_and_present<SdyDialect>(op->getDialect()) ||
+            op->getNumResults() == 0)
+          return;
+        if (OpShardingRuleAttr rule = rules.get(op).rule)
+          ops.emplace_back(op, rule);
+      });
+    }
+    for (auto [op, rule] : ops)
+      makeCompatible(op, rule);
     reshardReturnedValues();
   }
 
@@ -374,8 +381,7 @@ struct InsertExplicitReshardsPass
 
   /// Reshards `op`'s operands and results to one sharding per factor, or
   /// leaves it alone (see readOpShardings).
-  void makeCompatible(Operation *op) {
-    OpShardingRuleAttr rule = getShardingRule(op);
+  void makeCompatible(Operation *op, OpShardingRuleAttr rule) {
     std::optional<OpShardings> shardings = readOpShardings(op, rule);
     if (!shardings)
       return;
