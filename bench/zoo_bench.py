@@ -139,7 +139,7 @@ def _group_size(attributes: str, devices: int) -> int:
 def xla_collectives(hlo: str, devices: int) -> Side:
     """The collectives of XLA's compiled HLO text and the bytes each device
     sends (the operands' bytes, priced by meshsdy's ring model)."""
-    import meshsdy.pipeline as pipeline
+    from meshsdy.pipeline.cost import ring_factor
 
     # Every instruction's result shape, by name: an operand is printed as
     # its name only.
@@ -161,7 +161,7 @@ def xla_collectives(hlo: str, devices: int) -> Side:
         operand_bytes = sum(_shape_bytes(shapes.get(name, "")) for name in operands)
         group = 2 if op == "collective-permute" else _group_size(rest, devices)
         counts[op] += 1
-        side.bytes += pipeline.cost.ring_factor(_HLO_TO_MESH[op], group) * operand_bytes
+        side.bytes += ring_factor(_HLO_TO_MESH[op], group) * operand_bytes
     side.collectives = dict(counts)
     side.program = hlo
     return side
@@ -251,7 +251,7 @@ def megatron(model, inputs: tuple, shardings: dict, mesh: dict[str, int]) -> Sid
 
     import torch
 
-    import meshsdy.pipeline as pipeline
+    from meshsdy.pipeline.cost import ring_factor
 
     def spec_of(name: str):  # noqa: ANN202
         if name in shardings:
@@ -281,7 +281,7 @@ def megatron(model, inputs: tuple, shardings: dict, mesh: dict[str, int]) -> Sid
     group = mesh["model"]
     per_device = [b / mesh["data"] for b in operands]
     return Side({"all_reduce": len(operands)} if operands else {},
-                sum(pipeline.cost.ring_factor("mesh.all_reduce", group) * b for b in per_device))
+                sum(ring_factor("mesh.all_reduce", group) * b for b in per_device))
 
 
 def torch_row(name: str, check: bool) -> Row:

@@ -23,11 +23,15 @@ using namespace mlir;
 using namespace mlir::meshsdy;
 
 /// Reshapes around linalg ops become their loops, so that each merged
-/// dimension keeps a sharding of its own (mesh-fold-reshapes-into-linalg).
+/// dimension keeps a sharding of its own (mesh-fold-reshapes-into-linalg);
+/// tensors a body reads at its loop positions become operands
+/// (mesh-fold-extracts-into-linalg).
 static PipelineStage prepareStage() {
   return {"prepare", [](OpPassManager &pm) {
             pm.addNestedPass<func::FuncOp>(
                 mesh::createMeshFoldReshapesIntoLinalg());
+            pm.addNestedPass<func::FuncOp>(
+                mesh::createMeshFoldExtractsIntoLinalg());
           }};
 }
 
@@ -87,6 +91,10 @@ mlir::meshsdy::getSdySpmdizeStages(const SpmdizePipelineOptions &options) {
                       pm.addNestedPass<func::FuncOp>(
                           sdy::createReshardToCollectivesPass());
                       pm.addPass(createConvertSdyToMeshPass());
+                      // Argmax-like reductions over split dimensions gather
+                      // their partial results, not their operands.
+                      pm.addNestedPass<func::FuncOp>(
+                          mesh::createMeshGatherPartialReductions());
                     }});
   llvm::append_range(stages, getMeshPartitionStages(options));
   return stages;

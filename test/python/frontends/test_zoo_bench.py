@@ -49,16 +49,17 @@ def _cost_report_bytes(path: Path) -> int:
 
 @pytest.fixture(scope="module")
 def bench_run(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[list[str]], Path]:
-    """The bench on the JAX and the PyTorch MLP: its rows (cells) and the
-    programs it dumped."""
+    """The bench on the JAX and the PyTorch MLP and the embedding's argmax:
+    its rows (cells) and the programs it dumped."""
     directory = tmp_path_factory.mktemp("zoo_bench")
-    proc = subprocess.run([sys.executable, str(BENCH), "--dump", str(directory), "mlp", "torch-mlp"],
+    proc = subprocess.run([sys.executable, str(BENCH), "--dump", str(directory), "mlp", "torch-mlp",
+                           "embedding_argmax_one_hot"],
                           capture_output=True, text=True, timeout=900)
     # Exit 0: both rows move no more bytes than their reference.
     assert proc.returncode == 0, proc.stdout + proc.stderr
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in proc.stdout.splitlines()
             if line.startswith("| ") and not line.startswith("| model")]
-    assert [r[0] for r in rows] == ["mlp", "torch-mlp"]
+    assert [r[0] for r in rows] == ["mlp", "torch-mlp", "embedding_argmax_one_hot"]
     return rows, directory
 
 
@@ -87,6 +88,17 @@ def test_xla_figures_are_those_of_the_compiled_hlo(bench_run: tuple[list[list[st
     # XLA and our sdy pipeline reduce the same f32[4,16] pieces over 'model':
     # the same ring price.
     assert kinds == {"all-reduce": 1} and nbytes == _cell(row[1])[1] == 2 * (2 - 1) / 2 * 4 * 16 * 4
+
+
+def test_embedding_argmax_sends_what_xla_sends(bench_run: tuple[list[list[str]], Path]) -> None:
+    """The ids are read where they lie and the argmax over the split
+    vocabulary gathers only its (max, index) partials: XLA's two all-gathers
+    of f32[2,8,1] and s32[2,8,1] pieces over 'model' (2112 bytes before)."""
+    rows, directory = bench_run
+    (row,) = [r for r in rows if r[0] == "embedding_argmax_one_hot"]
+    assert _cell(row[1]) == ({"all_gather": 2}, 2 * (2 - 1) * 2 * 8 * 4)
+    assert _cell(row[3]) == ({"all-gather": 2}, 2 * (2 - 1) * 2 * 8 * 4)
+    assert "tensor<2x8x1xf32> -> tensor<2x8x2xf32>" in (directory / "embedding_argmax_one_hot.sdy.mlir").read_text()
 
 
 def test_megatron_counts_one_all_reduce_per_row_parallel_layer(bench_run: tuple[list[list[str]], Path]) -> None:

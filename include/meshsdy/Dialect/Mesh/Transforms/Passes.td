@@ -241,6 +241,46 @@ def MeshFoldReshapesIntoLinalg
                            "::mlir::tensor::TensorDialect"];
 }
 
+def MeshFoldExtractsIntoLinalg
+    : InterfacePass<"mesh-fold-extracts-into-linalg",
+                    "::mlir::FunctionOpInterface"> {
+  let summary = "Reads of a tensor at the loop positions become operands";
+  let description = [{
+    A `tensor.extract` in a `linalg.generic` body of a tensor from above,
+    whose indices are distinct loops' `linalg.index` (each loop spanning the
+    tensor's dimension) or a constant 0 on a dimension of size 1, becomes an
+    input of the op read at the map those indices spell (jaxlib's
+    `table[ids]` reads the ids so). The tensor is then partitioned with the
+    loops, where a read from above needs it whole on every device. The
+    partitioning pipelines run it first.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
+def MeshGatherPartialReductions
+    : InterfacePass<"mesh-gather-partial-reductions",
+                    "::mlir::FunctionOpInterface"> {
+  let summary = "Reduce split pieces locally, then gather only the partials";
+  let description = [{
+    A linalg.generic reducing over one loop whose combiner is no all_reduce
+    kind, but picks, per output, either the accumulator or the new element
+    (select, max, min: an argmax keeping a value and its index), and whose
+    inputs reading that loop are annotated (`mesh.shard`) split evenly over
+    the same mesh axes there, becomes two reductions with the same combiner:
+    one over each device's piece (a new parallel loop over the pieces, split
+    like the reduced dimension, with `linalg.index` still reading global
+    positions), then one over the gathered partial results, in device order,
+    which keeps the combiner's tie-breaking. It is done only when the
+    partials are fewer bytes than the pieces of the inputs
+    (all_gather ring cost). Meant between the sdy-to-mesh bridge and
+    mesh sharding propagation; a no-op anywhere else.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::linalg::LinalgDialect",
+                           "::mlir::mesh::MeshDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def MeshSimplify
     : InterfacePass<"mesh-simplify", "::mlir::FunctionOpInterface"> {
   let summary = "Combine and remove collectives after partitioning";
