@@ -96,3 +96,26 @@ func.func @multi_use_deferred(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.shardi
   %3 = math.exp %1 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>} : tensor<8x8xf32>
   return %2, %3 : tensor<8x8xf32>, tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+
+// The last priority lets both broadcasts go forward. As in Shardy's driver
+// (every op queued in program order, an op queued again before its turn
+// keeps its place), the second broadcast gets its own sharding at its turn
+// before the concat, which the first one's change queued, is visited; the
+// concat then takes "a" from the second and "b" from the first.
+// CHECK-LABEL: func @queued_op_keeps_its_turn(
+// CHECK: linalg.broadcast {{.*}} dimensions = [0] {{.*}}<@mesh, [{?}, {"a", ?}, {"b", ?}]>
+// CHECK: linalg.broadcast {{.*}} dimensions = [2] {{.*}}<@mesh, [{"a", ?}, {"b", ?}, {?}]>
+// CHECK: tensor.concat {{.*}}<@mesh, [{"a", ?}, {?}, {"b", ?}]>
+func.func @queued_op_keeps_its_turn(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>})
+    -> tensor<8x16x8xf32> {
+  %e0 = tensor.empty() : tensor<8x8x8xf32>
+  %0 = linalg.broadcast ins(%arg0 : tensor<8x8xf32>) outs(%e0 : tensor<8x8x8xf32>) dimensions = [0]
+  %e1 = tensor.empty() : tensor<8x8x8xf32>
+  %1 = linalg.broadcast ins(%arg0 : tensor<8x8xf32>) outs(%e1 : tensor<8x8x8xf32>) dimensions = [2]
+  %2 = tensor.concat dim(1) %0, %1 : (tensor<8x8x8xf32>, tensor<8x8x8xf32>) -> tensor<8x16x8xf32>
+  return %2 : tensor<8x16x8xf32>
+}
