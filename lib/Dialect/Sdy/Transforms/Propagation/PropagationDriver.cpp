@@ -11,6 +11,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -52,6 +53,11 @@ static OpShardingRuleAttr identityRule(Type type, int64_t numOperands) {
                                  {}, {}, {}, {}, false);
 }
 
+bool mlir::sdy::isSliceLike(Operation *op) {
+  return op &&
+         op->getName().hasInterface<OffsetSizeAndStrideOpInterface>();
+}
+
 bool Propagator::isElementwise(Operation *op, OpShardingRuleAttr rule,
                                bool isDataFlowEdge) {
   if (!op || isDataFlowEdge)
@@ -59,8 +65,10 @@ bool Propagator::isElementwise(Operation *op, OpShardingRuleAttr rule,
   if (op->hasTrait<OpTrait::Elementwise>() ||
       isa<ShardingConstraintOp, ReshardOp, PropagationBarrierOp>(op))
     return true;
-  // A custom rule (a user's, for an opaque op) says nothing about the op.
-  if (!rule || rule.getIsCustomRule() ||
+  // A custom rule (a user's, for an opaque op) says nothing about the op. A
+  // slice is never elementwise, even one that keeps every element (its rule
+  // then maps operand and result alike): Shardy's slices are not.
+  if (!rule || rule.getIsCustomRule() || isSliceLike(op) ||
       rule.getResultMappings().empty())
     return false;
   TensorMappingAttr first = rule.getResultMappings().front();

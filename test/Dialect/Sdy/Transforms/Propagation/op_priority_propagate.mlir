@@ -101,6 +101,27 @@ func.func @multi_use_deferred(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.shardi
 
 sdy.mesh @mesh = <["a"=2, "b"=2]>
 
+// A slice keeping every element has a reshape's rule ([i, j])->([i, j]), but
+// it is neither elementwise nor a reshape (Shardy's schedule names reshapes
+// and transposes, never slices): the constraint reaches the slice's result
+// (a pass-through op, with multiple uses allowed) before the slice moves
+// "a" forward (pass-through factors of any op), as in Shardy.
+// CHECK-LABEL: func @full_slice_is_not_a_reshape(
+// CHECK-NEXT: %[[S:.*]] = tensor.extract_slice %arg0[0, 0] [8, 8] [1, 1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"b", ?}, {?}]>]>}
+// CHECK-NEXT: sdy.sharding_constraint %[[S]] <@mesh, [{"b", ?}, {?}]>
+// CHECK-NEXT: math.tanh %[[S]] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"b", ?}, {?}]>]>}
+func.func @full_slice_is_not_a_reshape(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>})
+    -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %0 = tensor.extract_slice %arg0[0, 0] [8, 8] [1, 1] : tensor<8x8xf32> to tensor<8x8xf32>
+  %1 = sdy.sharding_constraint %0 <@mesh, [{"b", ?}, {?}]> : tensor<8x8xf32>
+  %2 = math.tanh %0 : tensor<8x8xf32>
+  return %1, %2 : tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+
 // The last priority lets both broadcasts go forward. As in Shardy's driver
 // (every op queued in program order, an op queued again before its turn
 // keeps its place), the second broadcast gets its own sharding at its turn
