@@ -62,9 +62,23 @@ void checkAxes(const std::vector<int16_t> &meshAxes,
   }
 }
 
-} // namespace
+/// Raises ValueError unless each coordinate of `device` lies on its mesh
+/// axis (of `meshShape`, a dynamic size bounding nothing).
+void checkCoordinates(const std::vector<int64_t> &device,
+                      const std::vector<int64_t> &meshShape) {
+  for (size_t axis = 0; axis < device.size(); ++axis)
+    if (int64_t coord = device[axis];
+        coord < 0 || (meshShape[axis] >= 0 && coord >= meshShape[axis]))
+      throw nb::value_error(("device coordinate " +
+                             std::to_string(coord) + " on mesh axis " +
+                             std::to_string(axis) +
+                             " is out of range [0, " +
+                             std::to_string(meshShape[axis]) + ")")
+                                .c_str());
+}
 
-void populateMeshAttributes(nb::module_ &m) {
+/// `#mesh.axisarray<[[0], [1, 2], []]>`: the mesh axes of each dimension.
+void bindMeshAxesArrayAttr(nb::module_ &m) {
   mlir_attribute_subclass(m, "MeshAxesArrayAttr",
                           mlirAttributeIsAMeshAxesArrayAttr,
                           mlirMeshAxesArrayAttrGetTypeID)
@@ -102,7 +116,10 @@ void populateMeshAttributes(nb::module_ &m) {
           throw nb::index_error("tensor dimension out of range");
         return axesOf(self)[dim];
       });
+}
 
+/// `#mesh.partial<...>`: how partial values combine.
+void bindReductionKindAttr(nb::module_ &m) {
   mlir_attribute_subclass(m, "ReductionKindAttr",
                           mlirAttributeIsAMeshReductionKindAttr,
                           mlirMeshReductionKindAttrGetTypeID)
@@ -120,7 +137,10 @@ void populateMeshAttributes(nb::module_ &m) {
       .def_property_readonly("value", [](MlirAttribute self) {
         return mlirMeshReductionKindAttrGetValue(self);
       });
+}
 
+/// The `!mesh.sharding` type.
+void bindShardingType(nb::module_ &m) {
   mlir_type_subclass(m, "ShardingType", mlirTypeIsAMeshShardingType,
                      mlirMeshShardingTypeGetTypeID)
       .def_classmethod(
@@ -130,7 +150,11 @@ void populateMeshAttributes(nb::module_ &m) {
           },
           nb::arg("cls"), nb::arg("context").none() = nb::none(),
           "The `!mesh.sharding` type.");
+}
 
+/// The C++ arithmetic of process groups: sizes, and a device's position in
+/// its group and back.
+void bindGroupArithmetic(nb::module_ &m) {
   m.def(
       "collective_process_group_size",
       [](std::vector<int16_t> meshAxes, std::vector<int64_t> meshShape) {
@@ -148,21 +172,42 @@ void populateMeshAttributes(nb::module_ &m) {
          std::vector<int16_t> meshAxes) {
         checkRank(device.size(), meshShape.size(), "device");
         checkAxes(meshAxes, meshShape);
-        for (size_t axis = 0; axis < device.size(); ++axis)
-          if (int64_t coord = device[axis];
-              coord < 0 || (meshShape[axis] >= 0 && coord >= meshShape[axis]))
-            throw nb::value_error(("device coordinate " +
-                                   std::to_string(coord) + " on mesh axis " +
-                                   std::to_string(axis) +
-                                   " is out of range [0, " +
-                                   std::to_string(meshShape[axis]) + ")")
-                                      .c_str());
+        checkCoordinates(device, meshShape);
         return mlirMeshInGroupIndex(device.size(), device.data(),
                                     meshShape.data(), meshAxes.size(),
                                     meshAxes.data());
       },
       nb::arg("device"), nb::arg("mesh_shape"), nb::arg("mesh_axes"),
       "C++ inGroupIndex.");
+  m.def(
+      "group_index",
+      [](std::vector<int64_t> device, std::vector<int16_t> meshAxes) {
+        std::vector<int64_t> result(device.size());
+        intptr_t n = mlirMeshGroupIndex(device.size(), device.data(),
+                                        meshAxes.size(), meshAxes.data(),
+                                        result.data());
+        result.resize(n);
+        return result;
+      },
+      nb::arg("device"), nb::arg("mesh_axes"), "C++ groupIndex.");
+  m.def(
+      "in_group_device",
+      [](std::vector<int64_t> device, std::vector<int64_t> inGroup,
+         std::vector<int16_t> meshAxes) -> std::optional<std::vector<int64_t>> {
+        checkRank(inGroup.size(), meshAxes.size(), "in_group");
+        std::vector<int64_t> result(device.size());
+        if (!mlirMeshInGroupDevice(device.size(), device.data(),
+                                   meshAxes.size(), inGroup.data(),
+                                   meshAxes.data(), result.data()))
+          return std::nullopt;
+        return result;
+      },
+      nb::arg("device"), nb::arg("in_group"), nb::arg("mesh_axes"),
+      "C++ inGroupDevice; None if an axis is out of range.");
+}
+
+/// The C++ arithmetic of shardings: equality and shard shapes.
+void bindShardingArithmetic(nb::module_ &m) {
   m.def("sharding_ops_equal", &mlirMeshShardingOpsEqual, nb::arg("lhs"),
         nb::arg("rhs"),
         "C++ MeshSharding equality of two mesh.sharding ops.");
@@ -198,31 +243,16 @@ void populateMeshAttributes(nb::module_ &m) {
       nb::arg("sharding"), nb::arg("global_shape"), nb::arg("mesh_shape"),
       "C++ getShardShape: the shard shape common to all devices (dynamic "
       "where shards differ); None if `sharding` is not a mesh.sharding op.");
-  m.def(
-      "group_index",
-      [](std::vector<int64_t> device, std::vector<int16_t> meshAxes) {
-        std::vector<int64_t> result(device.size());
-        intptr_t n = mlirMeshGroupIndex(device.size(), device.data(),
-                                        meshAxes.size(), meshAxes.data(),
-                                        result.data());
-        result.resize(n);
-        return result;
-      },
-      nb::arg("device"), nb::arg("mesh_axes"), "C++ groupIndex.");
-  m.def(
-      "in_group_device",
-      [](std::vector<int64_t> device, std::vector<int64_t> inGroup,
-         std::vector<int16_t> meshAxes) -> std::optional<std::vector<int64_t>> {
-        checkRank(inGroup.size(), meshAxes.size(), "in_group");
-        std::vector<int64_t> result(device.size());
-        if (!mlirMeshInGroupDevice(device.size(), device.data(),
-                                   meshAxes.size(), inGroup.data(),
-                                   meshAxes.data(), result.data()))
-          return std::nullopt;
-        return result;
-      },
-      nb::arg("device"), nb::arg("in_group"), nb::arg("mesh_axes"),
-      "C++ inGroupDevice; None if an axis is out of range.");
+}
+
+} // namespace
+
+void populateMeshAttributes(nb::module_ &m) {
+  bindMeshAxesArrayAttr(m);
+  bindReductionKindAttr(m);
+  bindShardingType(m);
+  bindGroupArithmetic(m);
+  bindShardingArithmetic(m);
 }
 
 } // namespace meshsdy::python

@@ -80,4 +80,5 @@ NB_MODULE(_meshsdy, m) {
   populateMeshAttributes(mesh);
   nb::module_ sdy = m.def_submodule("sdy", "sdy dialect attributes");
   populateSdyAttributes(sdy);
+  populateResources(m);
 }

@@ -72,6 +72,8 @@ inline std::string toString(MlirStringRef s) {
 void populateMeshAttributes(nb::module_ &m);
 /// Adds the sdy dialect's attribute classes to `m` (SdyAttributes.cpp).
 void populateSdyAttributes(nb::module_ &m);
+/// Adds `resource_key` and `resource_blob` to `m` (Resources.cpp).
+void populateResources(nb::module_ &m);
 
 } // namespace meshsdy::python
 

@@ -19,8 +19,6 @@ using namespace mlir::python::nanobind_adaptors;
 namespace meshsdy::python {
 namespace {
 
-/// Accepts `{"a": 2, "b": 4}`, `[("a", 2), ("b", 4)]` or a list of
-/// MeshAxisAttr, and returns MeshAxisAttr values.
 /// Raises TypeError if `items` is a string: a list of names or dimensions
 /// was meant, and iterating a string would silently split it in letters.
 void rejectString(nb::handle items, const char *what) {
@@ -31,6 +29,8 @@ void rejectString(nb::handle items, const char *what) {
                              .c_str());
 }
 
+/// Accepts `{"a": 2, "b": 4}`, `[("a", 2), ("b", 4)]` or a list of
+/// MeshAxisAttr, and returns MeshAxisAttr values.
 std::vector<MlirAttribute> meshAxesFrom(nb::handle axes, MlirContext ctx) {
   rejectString(axes, "mesh axes");
   std::vector<MlirAttribute> result;
@@ -180,13 +180,16 @@ MlirAttribute edgeRefFrom(nb::handle item, MlirContext ctx) {
   return mlirSdyEdgeValueRefAttrGet(ctx, kind == "result" ? 1 : 0, index);
 }
 
-} // namespace
+// One binding function per class, in the order populateSdyAttributes adds
+// them.
 
-/// Adds the attribute classes of shardings, rules and collectives.
-static void populateShardingAttributes(nb::module_ &m);
+#define SDY_CLASS(NAME)                                                        \
+  mlir_attribute_subclass(m, #NAME, mlirAttributeIsASdy##NAME,                 \
+                          mlirSdy##NAME##GetTypeID)
+#define CTX nb::arg("context").none() = nb::none()
 
-void populateSdyAttributes(nb::module_ &m) {
-
+/// `#sdy.mesh_axis<"name"=size>`.
+void bindMeshAxisAttr(nb::module_ &m) {
   mlir_attribute_subclass(m, "MeshAxisAttr", mlirAttributeIsASdyMeshAxisAttr,
                           mlirSdyMeshAxisAttrGetTypeID)
       .def_classmethod(
@@ -207,7 +210,10 @@ void populateSdyAttributes(nb::module_ &m) {
       .def_property_readonly("size", [](MlirAttribute self) {
         return mlirSdyMeshAxisAttrGetSize(self);
       });
+}
 
+/// `#sdy.mesh<[...], device_ids=[...]>`.
+void bindMeshAttr(nb::module_ &m) {
   mlir_attribute_subclass(m, "MeshAttr", mlirAttributeIsASdyMeshAttr,
                           mlirSdyMeshAttrGetTypeID)
       .def_classmethod(
@@ -255,17 +261,10 @@ void populateSdyAttributes(nb::module_ &m) {
         }
         return sizes;
       });
-
-  populateShardingAttributes(m);
 }
 
-
-#define SDY_CLASS(NAME)                                                        \
-  mlir_attribute_subclass(m, #NAME, mlirAttributeIsASdy##NAME,                 \
-                          mlirSdy##NAME##GetTypeID)
-#define CTX nb::arg("context").none() = nb::none()
-
-static void populateShardingAttributes(nb::module_ &m) {
+/// The sub-axis info `(pre_size)size`.
+void bindSubAxisInfoAttr(nb::module_ &m) {
   SDY_CLASS(SubAxisInfoAttr)
       .def_classmethod(
           "get",
@@ -276,7 +275,10 @@ static void populateShardingAttributes(nb::module_ &m) {
           "Builds the sub-axis info `(pre_size)size`.")
       .def_property_readonly("pre_size", mlirSdySubAxisInfoAttrGetPreSize)
       .def_property_readonly("size", mlirSdySubAxisInfoAttrGetSize);
+}
 
+/// An axis or sub-axis, `"a"` or `"a":(1)2`.
+void bindAxisRefAttr(nb::module_ &m) {
   SDY_CLASS(AxisRefAttr)
       .def_classmethod(
           "get",
@@ -304,7 +306,10 @@ static void populateShardingAttributes(nb::module_ &m) {
               return std::nullopt;
             return info;
           });
+}
 
+/// A list of axes `{"a", "b"}`.
+void bindAxisRefListAttr(nb::module_ &m) {
   SDY_CLASS(AxisRefListAttr)
       .def_classmethod(
           "get",
@@ -316,7 +321,10 @@ static void populateShardingAttributes(nb::module_ &m) {
           "Builds `{...}` from axis names or AxisRefAttr values.")
       .def_property_readonly("value",
                              [](MlirAttribute self) { return attrList(self); });
+}
 
+/// A list of axis lists `[{"a"}, {}]`.
+void bindListOfAxisRefListsAttr(nb::module_ &m) {
   SDY_CLASS(ListOfAxisRefListsAttr)
       .def_classmethod(
           "get",
@@ -340,7 +348,10 @@ static void populateShardingAttributes(nb::module_ &m) {
           "Builds `[{...}, ...]` from lists of axes or AxisRefListAttr.")
       .def_property_readonly("value",
                              [](MlirAttribute self) { return attrList(self); });
+}
 
+/// The sharding of one dimension, `{"a", ?}p1`.
+void bindDimensionShardingAttr(nb::module_ &m) {
   SDY_CLASS(DimensionShardingAttr)
       .def_classmethod(
           "get",
@@ -365,7 +376,10 @@ static void populateShardingAttributes(nb::module_ &m) {
               return std::nullopt;
             return mlirSdyDimensionShardingAttrGetPriority(self);
           });
+}
 
+/// `#sdy.sharding<@mesh, [...], replicated=..., unreduced=...>`.
+void bindTensorShardingAttr(nb::module_ &m) {
   SDY_CLASS(TensorShardingAttr)
       .def_classmethod(
           "get",
@@ -403,7 +417,10 @@ static void populateShardingAttributes(nb::module_ &m) {
       .def_property_readonly("unreduced_axes", [](MlirAttribute self) {
         return attrList(self, 2);
       });
+}
 
+/// `#sdy.sharding_per_value<[...]>`.
+void bindTensorShardingPerValueAttr(nb::module_ &m) {
   SDY_CLASS(TensorShardingPerValueAttr)
       .def_classmethod(
           "get",
@@ -418,7 +435,10 @@ static void populateShardingAttributes(nb::module_ &m) {
           "Builds `#sdy.sharding_per_value<[...]>`.")
       .def_property_readonly("shardings",
                              [](MlirAttribute self) { return attrList(self); });
+}
 
+/// The manual axes of a manual computation.
+void bindManualAxesAttr(nb::module_ &m) {
   SDY_CLASS(ManualAxesAttr)
       .def_classmethod(
           "get",
@@ -436,7 +456,10 @@ static void populateShardingAttributes(nb::module_ &m) {
           names.push_back(toString(mlirStringAttrGetValue(name)));
         return names;
       });
+}
 
+/// The factors of one dimension in a sharding rule.
+void bindDimMappingAttr(nb::module_ &m) {
   SDY_CLASS(DimMappingAttr)
       .def_classmethod(
           "get",
@@ -448,7 +471,10 @@ static void populateShardingAttributes(nb::module_ &m) {
           "Builds a dim mapping; [] is the null mapping `*`.")
       .def_property_readonly("factor_indices",
                              [](MlirAttribute self) { return intList(self); });
+}
 
+/// The dim mappings of one tensor in a sharding rule.
+void bindTensorMappingAttr(nb::module_ &m) {
   SDY_CLASS(TensorMappingAttr)
       .def_classmethod(
           "get",
@@ -460,7 +486,10 @@ static void populateShardingAttributes(nb::module_ &m) {
           "factor indices.")
       .def_property_readonly("dim_mappings",
                              [](MlirAttribute self) { return attrList(self); });
+}
 
+/// `#sdy.op_sharding_rule<...>`.
+void bindOpShardingRuleAttr(nb::module_ &m) {
   SDY_CLASS(OpShardingRuleAttr)
       .def_classmethod(
           "get",
@@ -509,7 +538,10 @@ static void populateShardingAttributes(nb::module_ &m) {
       .def_property_readonly("blocked_propagation_factors",
                              [](MlirAttribute self) { return intList(self, 4); })
       .def_property_readonly("is_custom", mlirSdyOpShardingRuleAttrIsCustom);
+}
 
+/// One axis move of an all_to_all, `{"a"}: 0->1`.
+void bindAllToAllParamAttr(nb::module_ &m) {
   SDY_CLASS(AllToAllParamAttr)
       .def_classmethod(
           "get",
@@ -525,7 +557,10 @@ static void populateShardingAttributes(nb::module_ &m) {
                              [](MlirAttribute self) { return attrList(self); })
       .def_property_readonly("src_dim", mlirSdyAllToAllParamAttrGetSrcDim)
       .def_property_readonly("tgt_dim", mlirSdyAllToAllParamAttrGetTgtDim);
+}
 
+/// The moves of an all_to_all.
+void bindAllToAllParamListAttr(nb::module_ &m) {
   SDY_CLASS(AllToAllParamListAttr)
       .def_classmethod(
           "get",
@@ -540,7 +575,10 @@ static void populateShardingAttributes(nb::module_ &m) {
           "Builds `[{\"b\"}: 0->2, ...]`.")
       .def_property_readonly("value",
                              [](MlirAttribute self) { return attrList(self); });
+}
 
+/// `operand-N` or `result-N` in propagation debug info.
+void bindEdgeValueRefAttr(nb::module_ &m) {
   SDY_CLASS(EdgeValueRefAttr)
       .def_classmethod(
           "get",
@@ -560,7 +598,10 @@ static void populateShardingAttributes(nb::module_ &m) {
                                        : "operand");
                              })
       .def_property_readonly("index", mlirSdyEdgeValueRefAttrGetIndex);
+}
 
+/// Where an axis propagated from and to.
+void bindAxisToPropagationDetailsAttr(nb::module_ &m) {
   SDY_CLASS(AxisToPropagationDetailsAttr)
       .def_classmethod(
           "get",
@@ -583,7 +624,10 @@ static void populateShardingAttributes(nb::module_ &m) {
                              mlirSdyAxisToPropagationDetailsAttrGetSource)
       .def_property_readonly("targets",
                              [](MlirAttribute self) { return attrList(self); });
+}
 
+/// The axes one propagation step moved.
+void bindPropagationOneStepAttr(nb::module_ &m) {
   SDY_CLASS(PropagationOneStepAttr)
       .def_classmethod(
           "get",
@@ -601,7 +645,10 @@ static void populateShardingAttributes(nb::module_ &m) {
                              mlirSdyPropagationOneStepAttrGetStepIndex)
       .def_property_readonly("axis_entries",
                              [](MlirAttribute self) { return attrList(self); });
+}
 
+/// `#sdy.propagation_edges<[...]>`.
+void bindPropagationEdgesAttr(nb::module_ &m) {
   SDY_CLASS(PropagationEdgesAttr)
       .def_classmethod(
           "get",
@@ -616,8 +663,13 @@ static void populateShardingAttributes(nb::module_ &m) {
           "Builds `#sdy.propagation_edges<[...]>`.")
       .def_property_readonly("value",
                              [](MlirAttribute self) { return attrList(self); });
+}
 
-  // The axis algebra of AxisRefs.h, for testing the Python mirror against it.
+#undef CTX
+#undef SDY_CLASS
+
+/// The axis algebra of AxisRefs.h, for testing the Python mirror against it.
+void bindAxisAlgebra(nb::module_ &m) {
   nb::module_ axes = m.def_submodule("axes", "C++ axis algebra (AxisRefs.h)");
   axes.def("overlaps", mlirSdyAxisRefsOverlap, nb::arg("a"), nb::arg("b"));
   axes.def("contains", mlirSdyAxisRefContains, nb::arg("a"), nb::arg("b"));
@@ -671,8 +723,10 @@ static void populateShardingAttributes(nb::module_ &m) {
       nb::arg("global_shape"), nb::arg("sharding"), nb::arg("mesh"));
   axes.def("are_equivalent", mlirSdyTensorShardingsAreEquivalent,
            nb::arg("a"), nb::arg("b"));
+}
 
-  // Where a value's sharding lives, and data flow edges.
+/// Where a value's sharding lives, and data flow edges.
+void bindValueQueries(nb::module_ &m) {
   auto optionalValue = [](MlirValue value) -> std::optional<MlirValue> {
     if (mlirValueIsNull(value))
       return std::nullopt;
@@ -719,6 +773,39 @@ static void populateShardingAttributes(nb::module_ &m) {
       },
       nb::arg("op"), nb::arg("owner"),
       "The values flowing into the data flow edge owned by `owner`.");
+}
+
+} // namespace
+
+void populateSdyAttributes(nb::module_ &m) {
+  // Meshes.
+  bindMeshAxisAttr(m);
+  bindMeshAttr(m);
+  // Axis references.
+  bindSubAxisInfoAttr(m);
+  bindAxisRefAttr(m);
+  bindAxisRefListAttr(m);
+  bindListOfAxisRefListsAttr(m);
+  // Shardings.
+  bindDimensionShardingAttr(m);
+  bindTensorShardingAttr(m);
+  bindTensorShardingPerValueAttr(m);
+  bindManualAxesAttr(m);
+  // Sharding rules.
+  bindDimMappingAttr(m);
+  bindTensorMappingAttr(m);
+  bindOpShardingRuleAttr(m);
+  // Collectives.
+  bindAllToAllParamAttr(m);
+  bindAllToAllParamListAttr(m);
+  // Propagation debug info.
+  bindEdgeValueRefAttr(m);
+  bindAxisToPropagationDetailsAttr(m);
+  bindPropagationOneStepAttr(m);
+  bindPropagationEdgesAttr(m);
+  // Functions: the axis algebra, and the shardings and edges of values.
+  bindAxisAlgebra(m);
+  bindValueQueries(m);
 }
 
 } // namespace meshsdy::python

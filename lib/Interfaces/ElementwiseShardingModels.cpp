@@ -49,6 +49,9 @@ struct ElementwiseShardingModel
     return {};
   }
 
+  /// Elementwise ops have no regions.
+  bool canReadWholeTensorsFromAbove(Operation *) const { return false; }
+
   SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
     int64_t rank = elementwiseRank(op);
     if (rank < 0)

@@ -259,6 +259,12 @@ struct LinalgShardingModel
     return SmallVector<ReductionKind>(numReductions, kind);
   }
 
+  /// A body reads its position only through `linalg.index`, which the
+  /// clone turns into the global position: a tensor it reads from above
+  /// (a gather's table), held whole, is read at the same elements as in
+  /// the original.
+  bool canReadWholeTensorsFromAbove(Operation *) const { return true; }
+
   SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
     auto linalgOp = cast<linalg::LinalgOp>(op);
     SmallVector<AffineMap> maps = linalgOp.getIndexingMapsArray();

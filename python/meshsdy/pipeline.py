@@ -74,8 +74,8 @@ def _spmdize_options(traversal: str, lower_to: str | None, debug_sharding_origin
 
 def stages(traversal: str = "forward-backward", lower_to: str | None = None,
            debug_sharding_origins: bool = False) -> dict[str, list[str]]:
-    """The passes of `mesh-spmdize-pipeline`, grouped by stage
-    ("propagation", "spmdization", "lowering"; the insertion points follow
+    """The passes of `mesh-spmdize-pipeline`, grouped by stage ("prepare",
+    "propagation", "spmdization", "lowering"; the insertion points follow
     the stage of the same name). `debug_sharding_origins` gives every
     annotation propagation adds a location naming the user annotation its
     sharding came from (see mesh-sharding-propagation)."""
@@ -84,7 +84,7 @@ def stages(traversal: str = "forward-backward", lower_to: str | None = None,
 
 def sdy_spmdize_stages(traversal: str = "forward-backward", lower_to: str | None = None,
                        debug_sharding_origins: bool = False) -> dict[str, list[str]]:
-    """The passes of `sdy-spmdize-pipeline`, grouped by stage: "sdy-import",
+    """The passes of `sdy-spmdize-pipeline`, grouped by stage: "prepare", "sdy-import",
     "sdy-propagation", "sdy-export" (Shardy's propagation pipeline),
     "sdy-to-mesh" (explicit reshards, collectives, the bridge), then the
     stages of `stages`."""
@@ -206,6 +206,7 @@ def spmdize(
     order = [
         ("record-peak-before", [record_peak_before]),
         ("before-propagation", []),
+        ("prepare", groups["prepare"]),
         ("sdy-propagation", sdy_propagation),
         ("after-sdy-propagation", []),
         ("sdy-to-mesh", bridge),
@@ -576,7 +577,7 @@ def partition_and_compare(
 
     from . import sim
     from .sim.annotations import boundary_shardings
-    from .sim.inputs import index_bound
+    from .sim.inputs import index_bound, position_bounds
     from .sim.tolerance import default_tolerance, max_abs_difference
 
     ctx = context or ir.Context()
@@ -585,7 +586,10 @@ def partition_and_compare(
         if inputs is None:
             rng = np.random.default_rng(seed)
             bound = index_bound(_func_types(global_module, func_name))
-            inputs = [_random_input(arg.type, rng, bound) for arg in _func_args(global_module, func_name)]
+            args = _func_args(global_module, func_name)
+            positions = position_bounds(args[0].owner.owner) if args else {}
+            inputs = [_random_input(arg.type, rng, positions.get(i, bound), i in positions)
+                      for i, arg in enumerate(args)]
         expected = sim.simulate(global_module, func_name, list(inputs))
         tolerances = [default_tolerance(global_module, func_name, np.asarray(e).dtype) for e in expected]
 
@@ -634,9 +638,11 @@ def _func_types(module: ir.Module, name: str) -> list[ir.Type]:
     raise ValueError(f"no function @{name} in the module")
 
 
-def _random_input(type_: ir.Type, rng, index_limit: int):
+def _random_input(type_: ir.Type, rng, index_limit: int, position: bool = False):
     """A random value of `type_`: normal floats, integers in [-8, 8),
-    booleans, and `index` values in [0, index_limit) (meshsdy.sim.inputs)."""
+    booleans, and `index` values in [0, index_limit) (meshsdy.sim.inputs);
+    integers the function uses as positions (`position`) in [0, index_limit)
+    too."""
     import numpy as np
 
     from .sim.inputs import is_index, random_indices
@@ -647,8 +653,8 @@ def _random_input(type_: ir.Type, rng, index_limit: int):
                          "values of: pass `inputs`")
     shape = list(type_.shape) if isinstance(type_, ir.RankedTensorType) else []
     dtype = dtype_of(type_)
-    if is_index(type_):
-        value = random_indices(rng, shape, index_limit)
+    if is_index(type_) or (position and dtype.kind == "i"):
+        value = random_indices(rng, shape, index_limit).astype(dtype)
     elif dtype == np.bool_:
         value = rng.integers(0, 2, size=shape).astype(np.bool_)
     elif dtype.kind == "i":
@@ -659,11 +665,14 @@ def _random_input(type_: ir.Type, rng, index_limit: int):
 
 
 def _sim_mesh(module: ir.Module):
-    """The module's one mesh, as the simulator's Mesh."""
+    """The module's mesh, as the simulator's Mesh. Several meshes of one
+    shape are one set of devices (a front door's companion mesh for the
+    collectives written in a manual computation has the shape of the sdy
+    mesh it comes with); the first one names it."""
     from . import sim
 
     shapes = _mesh_shapes(module)
-    if len(shapes) != 1:
-        raise ValueError(f"partition_and_compare needs exactly one mesh.mesh, found {len(shapes)}")
-    ((name, shape),) = shapes.items()
+    if not shapes or len({tuple(shape) for shape in shapes.values()}) != 1:
+        raise ValueError(f"partition_and_compare needs one mesh shape, found {shapes or 'no mesh.mesh'}")
+    name, shape = next(iter(shapes.items()))
     return sim.Mesh(tuple(shape), name)

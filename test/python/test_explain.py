@@ -46,8 +46,8 @@ def test_cli_prints_totals_and_refuses_a_missing_function(tmp_path: Path) -> Non
     assert bad.returncode == 2 and bad.stderr.strip() == "error: no function @nope in the module"
 
 
-@pytest.mark.skipif(shutil.which("chromium") is None, reason="chromium is not installed (scripts/setup installs it)")
 def test_html_page_renders_in_headless_chromium(tmp_path: Path) -> None:
+    assert shutil.which("chromium"), "chromium is not installed (scripts/setup installs it)"
     page, shot = tmp_path / "report.html", tmp_path / "report.png"
     out = subprocess.run([sys.executable, "-m", "meshsdy.explain", str(EXAMPLES / "mlp.mlir"), "--func", "mlp",
                           "--html", str(page)], capture_output=True, text=True, timeout=120)

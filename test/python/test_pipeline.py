@@ -37,7 +37,8 @@ def test_report_counts_collectives_and_bytes() -> None:
     # its 128 bytes once.
     assert report.bytes_sent_per_device["mesh.all_gather"] == 128
     assert report.total_bytes_sent_per_device == 128
-    assert report.pipeline.startswith("builtin.module(mesh-module-sharding-propagation")
+    assert report.pipeline.startswith("builtin.module(func.func(mesh-fold-reshapes-into-linalg),"
+                                      "mesh-module-sharding-propagation")
 
 
 def test_extra_passes_run_at_their_points() -> None:
@@ -105,7 +106,8 @@ def test_pipeline_string_matches_stages() -> None:
     import meshsdy
 
     text = pipeline.pipeline_string("backward", "mesh")
-    assert text.startswith("builtin.module(mesh-module-sharding-propagation{")
+    assert text.startswith("builtin.module(func.func(mesh-fold-reshapes-into-linalg),"
+                           "mesh-module-sharding-propagation{")
     assert "traversal=backward" in text.split("}")[0]
     assert re.search(r"func\.func\([^)]*mesh-lower-all-slice", text)
     dump = subprocess.run([meshsdy.tool_path("mesh-opt"), "--mesh-spmdize-pipeline=traversal=backward lower-to=mesh",

@@ -144,6 +144,31 @@ func.func @pad(%x: tensor<8x4xf32>) -> tensor<8x6xf32> {
 }
 """
 
+# A window sum (jnp.cumsum as jaxlib lowers it), its result split: the
+# input is read at d0 + d1, so no loop may be split.
+WINDOW_MESH = """
+mesh.mesh @mesh(shape = 2)
+func.func @window(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<16xf32>
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %xs low[15] high[0] {
+  ^bb0(%i: index):
+    tensor.yield %zero : f32
+  } : tensor<16xf32> to tensor<31xf32>
+  %w = tensor.empty() : tensor<16xf32>
+  %e = tensor.empty() : tensor<16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0 + d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%p, %w : tensor<31xf32>, tensor<16xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%in: f32, %unused: f32, %out: f32):
+    %a = arith.addf %out, %in : f32
+    linalg.yield %a : f32
+  } -> tensor<16xf32>
+  %rs = mesh.shard %r to %s : tensor<16xf32>
+  return %rs : tensor<16xf32>
+}
+"""
+
 # The same, returned whole (the runner takes per-device results of one size).
 UNEVEN_GATHERED_MESH = UNEVEN_MESH.replace(
     "%r = mesh.shard %1 to %s : tensor<10xi32>",
@@ -158,6 +183,7 @@ CASES = [
     (UNEVEN_MESH, "uneven"),
     (WEIGHTED_SUM_MESH, "weighted"),
     (PAD_MESH, "pad"),
+    (WINDOW_MESH, "window"),
 ]
 
 
@@ -173,6 +199,12 @@ def test_iota_expected_values() -> None:
     x = np.arange(16, dtype=np.int32) * 0
     comparison = partition_and_compare(IOTA_SDY, "iota", [x])
     np.testing.assert_array_equal(comparison.actual[0], np.arange(16))
+
+
+def test_window_sum_is_a_cumulative_sum() -> None:
+    x = np.random.default_rng(1).standard_normal(16).astype(np.float32)
+    comparison = partition_and_compare(WINDOW_MESH, "window", [x])
+    np.testing.assert_allclose(comparison.actual[0], np.cumsum(x), rtol=1e-5, atol=1e-5)
 
 
 def test_one_hot_matches_numpy() -> None:

@@ -25,7 +25,7 @@ import pytest
 import meshsdy
 from sdy_programs import Generator
 
-pytest.importorskip("jax")
+import jax  # noqa: F401
 
 MESH_OPT = meshsdy.tool_path("mesh-opt")
 LIT = Path(__file__).resolve().parents[1] / "Dialect" / "Sdy" / "Transforms" / "Export" / "reshard_to_collectives.mlir"
@@ -73,6 +73,13 @@ EXPECTED_DIFFERENCES = {
 }
 
 
+# Reshard cases of the lit test that Shardy cannot run, and why.
+SHARDY_REJECTS = {
+    "noop_reshard_before_collective": "the collective's operand has no sharding but through the reshard, "
+                                      "which Shardy erases (a collective on an operand without sharding)",
+}
+
+
 def test_reshards_become_shardys_collectives() -> None:
     text = LIT.read_text()
     meshes = "\n".join(line for line in text.splitlines() if line.startswith("sdy.mesh"))
@@ -82,6 +89,9 @@ def test_reshards_become_shardys_collectives() -> None:
     theirs = shardy(pipeline, modules)
     same = 0
     for (_, name), module, reference in zip(functions, modules, theirs, strict=True):
+        if name in SHARDY_REJECTS:
+            assert reference is None, f"{name}: Shardy now runs it ({SHARDY_REJECTS[name]})"
+            continue
         assert reference is not None, name
         got = COLLECTIVE.findall(ours(pipeline, module))
         want = COLLECTIVE.findall(reference)

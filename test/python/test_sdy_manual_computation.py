@@ -6,6 +6,8 @@ program runs on 4 MPI ranks."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from mlir import ir
@@ -117,6 +119,43 @@ def test_partially_manual_body_is_partitioned_over_its_free_axis() -> None:
     # and the constraint on the free axis is an all_to_all over "y" (axis 1).
     assert "linalg.matmul ins(%arg0, %arg1 : tensor<2x16xf32>, tensor<16x8xf32>)" in text
     assert "mesh.all_to_all" in text and "mesh_axes = [1]" in text
+
+
+# A psum written in the body (a shard_map's, as the JAX front door writes
+# it): a mesh collective on a companion mesh of the sdy mesh's shape. The
+# body's partial products over "y" are summed over "y".
+BODY_PSUM = """
+sdy.mesh @mesh = <["x"=2, "y"=2]>
+mesh.mesh @mesh_manual(shape = 2x2)
+func.func @main(%a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>},
+                %b: tensor<16x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) -> tensor<8x8xf32> {
+  %r = sdy.manual_computation(%a, %b) in_shardings=[<@mesh, [{"x"}, {"y"}]>, <@mesh, [{"y"}, {}]>]
+      out_shardings=[<@mesh, [{"x"}, {}]>] manual_axes={"x", "y"}
+      (%la: tensor<4x8xf32>, %lb: tensor<8x8xf32>) {
+    %e = tensor.empty() : tensor<4x8xf32>
+    %z = arith.constant 0.0 : f32
+    %f = linalg.fill ins(%z : f32) outs(%e : tensor<4x8xf32>) -> tensor<4x8xf32>
+    %m = linalg.matmul ins(%la, %lb : tensor<4x8xf32>, tensor<8x8xf32>) outs(%f : tensor<4x8xf32>) -> tensor<4x8xf32>
+    %s = mesh.all_reduce %m on @mesh_manual mesh_axes = [1] : tensor<4x8xf32> -> tensor<4x8xf32>
+    %t = math.tanh %s : tensor<4x8xf32>
+    sdy.return %t : tensor<4x8xf32>
+  } : (tensor<8x16xf32>, tensor<16x8xf32>) -> tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
+}
+"""
+
+
+def test_a_psum_in_the_body_runs_on_the_devices_pieces() -> None:
+    """The program stays global (its inputs whole), the collective runs on
+    the pieces inside the region, and the partitioned program (the psum on
+    its pieces, unchanged) agrees, with one all_reduce over "y"."""
+    a, b = inputs()
+    (got,) = sim.simulate(BODY_PSUM, "main", [a, b])
+    np.testing.assert_allclose(got, np.tanh(a @ b), rtol=1e-5, atol=1e-5)
+    result = pipeline.partition_and_compare(BODY_PSUM, "main", [a, b])
+    assert result.agrees(), result.max_abs_error
+    assert dict(result.report.collectives) == {"mesh.all_reduce": 1}
+    assert re.search(r"mesh.all_reduce %\w+ on @mesh_manual mesh_axes = \[1\] : tensor<4x8xf32>", result.partitioned)
 
 
 def test_a_body_that_breaks_its_out_sharding_is_caught() -> None:

@@ -250,6 +250,62 @@ def test_scf_for_if_and_func_call() -> None:
     assert b.tolist() == [1.0, -2.0]
 
 
+def test_scf_index_switch_takes_the_case_of_each_index_or_the_default() -> None:
+    src = """
+    func.func @f(%x: tensor<2xf32>, %k: index) -> tensor<2xf32> {
+      %r = scf.index_switch %k -> tensor<2xf32>
+      case 0 {
+        scf.yield %x : tensor<2xf32>
+      }
+      case 4 {
+        %n = arith.negf %x : tensor<2xf32>
+        scf.yield %n : tensor<2xf32>
+      }
+      default {
+        %d = arith.addf %x, %x : tensor<2xf32>
+        scf.yield %d : tensor<2xf32>
+      }
+      return %r : tensor<2xf32>
+    }
+    """
+    x = np.array([1.0, -2.0], np.float32)
+    assert [simulate(src, "f", [x, k])[0].tolist() for k in (0, 4, 1, 7)] == [
+        [1.0, -2.0], [-1.0, 2.0], [2.0, -4.0], [2.0, -4.0]]
+
+
+GATHER = """
+func.func @gather(%ids: tensor<2x3xi32>, %table: tensor<5x4xf32>) -> tensor<2x3x4xf32> {
+  %e = tensor.empty() : tensor<2x3x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} outs(%e : tensor<2x3x4xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %k = linalg.index 2 : index
+    %id = tensor.extract %ids[%i, %j] : tensor<2x3xi32>
+    %row = arith.index_cast %id : i32 to index
+    %v = tensor.extract %table[%row, %k] : tensor<5x4xf32>
+    linalg.yield %v : f32
+  } -> tensor<2x3x4xf32>
+  return %r : tensor<2x3x4xf32>
+}
+"""
+
+
+def test_a_gather_in_a_linalg_body_reads_one_element_per_iteration() -> None:
+    ids = np.array([[4, 0, 2], [1, 1, 3]], np.int32)
+    table = np.arange(20, dtype=np.float32).reshape(5, 4)
+    (out,) = simulate(GATHER, "gather", [ids, table])
+    np.testing.assert_array_equal(out, table[ids])
+
+
+def test_a_gather_out_of_range_is_an_error() -> None:
+    table = np.zeros((5, 4), np.float32)
+    with pytest.raises(SimulationError, match=r"'linalg.generic' at .*index 5 is out of bounds for dimension 0 of size 5"):
+        simulate(GATHER, "gather", [np.array([[0, 5, 0], [0, 0, 0]], np.int32), table])
+    with pytest.raises(SimulationError, match=r"index -1 is out of bounds for dimension 0 of size 5"):
+        simulate(GATHER, "gather", [np.array([[0, -1, 0], [0, 0, 0]], np.int32), table])
+
+
 def test_unknown_op_is_an_error_naming_it() -> None:
     src = """
     func.func @f(%x: tensor<4xi32>) -> tensor<4xi32> {

@@ -6,6 +6,8 @@
 #include "meshsdy/Conversion/MeshToMPI/MeshToMPI.h"
 #include "meshsdy/Conversion/SdyToMesh/SdyToMesh.h"
 #include "meshsdy/Conversion/ShardMesh/ShardMesh.h"
+#include "meshsdy/Conversion/StablehloToMesh/StablehloToMesh.h"
+#include "meshsdy/Conversion/StablehloToScf/StablehloToScf.h"
 #include "meshsdy/Conversion/WidenI1/WidenI1.h"
 
 namespace mlir::meshsdy {

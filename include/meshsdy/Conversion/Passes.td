@@ -203,4 +203,125 @@ def ConvertMeshToShardPass : Pass<"convert-mesh-to-shard", "::mlir::ModuleOp"> {
   ];
 }
 
+def ConvertStablehloControlFlowToScfPass
+    : Pass<"convert-stablehlo-control-flow-to-scf", "::mlir::ModuleOp"> {
+  let summary = "Turn StableHLO's while, if and case into scf ops";
+  let description = [{
+    Part of the StableHLO front door (`meshsdy.frontends.from_stablehlo`):
+    jaxlib's `stablehlo-legalize-to-linalg` turns StableHLO's computations
+    into linalg, tensor, arith and math ops but leaves its control flow. The
+    front door prints jaxlib's module in generic form and parses it with
+    unregistered dialects allowed; this pass rewrites those unregistered ops,
+    which it recognises by name, into upstream `scf` ops:
+
+    - `stablehlo.while` becomes `scf.while`: the `cond` region becomes the
+      before region, ending in `scf.condition` of the element of its rank-0
+      `tensor<i1>` (`tensor.extract`), which forwards the before region's
+      arguments; the `do` region becomes the after region, ending in
+      `scf.yield`;
+    - `stablehlo.if` becomes `scf.if` on the element of its rank-0
+      `tensor<i1>` predicate, its two branches ending in `scf.yield`;
+    - `stablehlo.case` becomes `scf.index_switch` on its rank-0 integer
+      index (`tensor.extract`, `arith.index_cast`): branch `k` is case `k`
+      and the last branch the default, which is where StableHLO sends an
+      index out of range. A case of two branches (what `jax.lax.cond`
+      writes) becomes `scf.if` on `index == 0` instead: the else branch
+      takes every other index, and mesh-spmdization partitions the
+      branches of an `scf.if` (an `scf.index_switch` runs on whole
+      tensors);
+    - the `stablehlo.return` terminating their regions becomes
+      `scf.condition` or `scf.yield`.
+
+    Other ops are left alone (other `stablehlo.return`s among them).
+
+    The pass fails with a diagnostic naming the op, and leaves the module
+    unchanged, on: a predicate that is not a rank-0 tensor of `i1`, an
+    index that is not a rank-0 tensor of a signless integer, regions of
+    more than one block, a region not ending in `stablehlo.return`, block
+    arguments or returned values whose types do not match the op's operands
+    or results, and a wrong number of regions.
+
+    Cost: one walk over the module; each region is moved, not copied.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect",
+    "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
+def ConvertStablehloCollectivesToMeshPass
+    : Pass<"convert-stablehlo-collectives-to-mesh", "::mlir::ModuleOp"> {
+  let summary = "Turn StableHLO collectives inside manual computations into "
+                "mesh collectives";
+  let description = [{
+    Part of the StableHLO front door (`meshsdy.frontends.from_stablehlo`):
+    the body of an `sdy.manual_computation` (a JAX `shard_map`) is per-device
+    code and may communicate through StableHLO's collectives, which jaxlib's
+    passes leave. The front door parses them as unregistered ops; this pass
+    rewrites them into the collectives of the `mesh` dialect, whose groups
+    are mesh axes:
+
+    - a *companion mesh* `mesh.mesh @<m>_manual` is declared after each
+      `sdy.mesh @m` whose manual computations hold collectives, with the sdy
+      mesh's axis sizes in the same order (so device `d`, the `d`-th device
+      in row-major order of the sdy mesh, is device `d` of the companion
+      mesh). The name gets a numeric suffix if taken;
+    - the `replica_groups` of `stablehlo.all_reduce`, `all_gather`,
+      `reduce_scatter` and `all_to_all` name partition ids, which are these
+      linear device ids. They must be exactly the device groups of some
+      mesh axes (`[[0, 1], [2, 3]]` on a 2x2 mesh: axis 1; `[[0, 2, 1, 3]]`:
+      axes [1, 0] in this order), and those axes must be manual axes of the
+      enclosing manual computations; they become the collective's
+      `mesh_axes`. Axes of size 1 are never needed (one-device groups are
+      no group at all);
+    - `stablehlo.all_reduce` becomes `mesh.all_reduce`, one per operand, its
+      reduction read from its region (a single add, multiply, maximum,
+      minimum, and, or, xor, as a StableHLO op or as a `linalg.generic` of
+      one arith op, which is what jaxlib leaves): sum, product, max, min,
+      bitwise_and, bitwise_or, bitwise_xor. Float maximum and minimum
+      become max and min;
+    - `stablehlo.all_gather` becomes `mesh.all_gather` (`all_gather_dim`:
+      `gather_axis`), `stablehlo.reduce_scatter` `mesh.reduce_scatter`
+      (`scatter_dimension`: `scatter_axis`), `stablehlo.all_to_all`
+      `mesh.all_to_all` (`split_dimension`, `concat_dimension`; the
+      `split_count` is the group size);
+    - `stablehlo.collective_permute` whose `source_target_pairs` move every
+      device by the same offset along one manual mesh axis becomes
+      `mesh.shift` along that axis: with `rotate` when the pairs wrap around
+      and cover every device, without it when no pair wraps; then the
+      devices no pair sends to get zeros, as StableHLO says (an
+      `arith.select` on the device's coordinate, `mesh.process_multi_index`).
+      A rank-0 operand is shifted as a tensor of one element;
+    - `stablehlo.partition_id` read through the
+      `builtin.unrealized_conversion_cast` to `tensor<i32>` that jaxlib
+      leaves becomes `mesh.process_linear_index` of the companion mesh, as
+      an `i32` tensor; `stablehlo.replica_id` becomes 0 (one replica).
+
+    The pass fails with a diagnostic naming the op, and leaves the module
+    unchanged, on: a collective outside a manual computation, a module of
+    several replicas (`mhlo.num_replicas` other than 1), a
+    `mhlo.num_partitions` other than the mesh's device count, a mesh with
+    explicit `device_ids` or of more than 2^20 devices, groups of replica
+    ids (`all_reduce`, `all_gather`, `reduce_scatter` without
+    `use_global_device_ids`;
+    `all_to_all`, `collective_permute` without a positive channel handle),
+    replica groups that are not the device groups of mesh axes, or that
+    group along an axis that is not manual there, a reduction region it
+    does not recognise (or an unsigned max / min: mesh reductions compare
+    integers as signed), a `collective_permute` that is not such a shift,
+    types that do not match the attributes, and a `partition_id` read
+    otherwise.
+
+    Cost: one walk over the module. Matching replica groups reads the axes
+    (and their order) off the first group's devices and checks every group:
+    linear in the devices.
+  }];
+  let dependentDialects = [
+    "::mlir::mesh::MeshDialect",
+    "::mlir::arith::ArithDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 #endif // MESHSDY_CONVERSION_PASSES_TD

@@ -58,16 +58,18 @@ struct SpmdizePipelineOptions
                      "simplify, lower to the mpi dialect"))};
 };
 
-/// The stages of `mesh-spmdize-pipeline`: "propagation"
+/// The stages of `mesh-spmdize-pipeline`: "prepare"
+/// (mesh-fold-reshapes-into-linalg), "propagation"
 /// (mesh-module-sharding-propagation), "spmdization" (mesh-spmdization,
 /// canonicalize, cse), "lowering" (empty for `lower-to=none`).
 SmallVector<PipelineStage>
 getMeshSpmdizeStages(const SpmdizePipelineOptions &options);
 
-/// The stages of `sdy-spmdize-pipeline`: "sdy-import", "sdy-propagation",
-/// "sdy-export" (sdy-propagation-pipeline's three), "sdy-to-mesh" (explicit
-/// reshards, reshards to collectives, convert-sdy-to-mesh), then those of
-/// `mesh-spmdize-pipeline`.
+/// The stages of `sdy-spmdize-pipeline`: "prepare", "sdy-import",
+/// "sdy-propagation", "sdy-export" (sdy-propagation-pipeline's three),
+/// "sdy-to-mesh" (explicit reshards, reshards to collectives,
+/// convert-sdy-to-mesh), then those of `mesh-spmdize-pipeline` after
+/// "prepare".
 SmallVector<PipelineStage>
 getSdySpmdizeStages(const SpmdizePipelineOptions &options);
 

@@ -22,8 +22,18 @@
 using namespace mlir;
 using namespace mlir::meshsdy;
 
-SmallVector<PipelineStage>
-mlir::meshsdy::getMeshSpmdizeStages(const SpmdizePipelineOptions &options) {
+/// Reshapes around linalg ops become their loops, so that each merged
+/// dimension keeps a sharding of its own (mesh-fold-reshapes-into-linalg).
+static PipelineStage prepareStage() {
+  return {"prepare", [](OpPassManager &pm) {
+            pm.addNestedPass<func::FuncOp>(
+                mesh::createMeshFoldReshapesIntoLinalg());
+          }};
+}
+
+/// The mesh stages after "prepare".
+static SmallVector<PipelineStage>
+getMeshPartitionStages(const SpmdizePipelineOptions &options) {
   mesh::MeshModuleShardingPropagationOptions propagation;
   propagation.traversal = options.traversal;
   propagation.debugShardingOrigins = options.debugShardingOrigins;
@@ -57,8 +67,15 @@ mlir::meshsdy::getMeshSpmdizeStages(const SpmdizePipelineOptions &options) {
 }
 
 SmallVector<PipelineStage>
+mlir::meshsdy::getMeshSpmdizeStages(const SpmdizePipelineOptions &options) {
+  SmallVector<PipelineStage> stages{prepareStage()};
+  llvm::append_range(stages, getMeshPartitionStages(options));
+  return stages;
+}
+
+SmallVector<PipelineStage>
 mlir::meshsdy::getSdySpmdizeStages(const SpmdizePipelineOptions &options) {
-  SmallVector<PipelineStage> stages;
+  SmallVector<PipelineStage> stages{prepareStage()};
   for (PipelineStage &stage :
        sdy::getPropagationPipelineStages(sdy::PropagationPipelineOptions()))
     stages.push_back({"sdy-" + stage.name, std::move(stage.addPasses)});
@@ -69,7 +86,7 @@ mlir::meshsdy::getSdySpmdizeStages(const SpmdizePipelineOptions &options) {
                           sdy::createReshardToCollectivesPass());
                       pm.addPass(createConvertSdyToMeshPass());
                     }});
-  llvm::append_range(stages, getMeshSpmdizeStages(options));
+  llvm::append_range(stages, getMeshPartitionStages(options));
   return stages;
 }
 

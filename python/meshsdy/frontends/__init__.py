@@ -28,7 +28,7 @@ from typing import Any
 from ._common import FrontendError, check_no_foreign_ops, foreign_ops
 
 __all__ = ["FrontendError", "check_no_foreign_ops", "foreign_ops", "from_jax", "from_stablehlo",
-           "from_torch", "from_shard", "to_shard"]
+           "from_torch", "from_torch_mlir", "from_shard", "to_shard"]
 
 #: Where each front door lives (imported on first use: jax and torch are
 #: large).
@@ -36,6 +36,7 @@ _ENTRY_POINTS = {
     "from_jax": "stablehlo",
     "from_stablehlo": "stablehlo",
     "from_torch": "torch",
+    "from_torch_mlir": "torch",
     "from_shard": "shard",
     "to_shard": "shard",
 }

@@ -40,6 +40,7 @@ def convert(text: str) -> str:
     """`text` converted to meshsdy's IR, printed; raises FrontendError."""
     source = detect(text)
     if source == "meshsdy":
+        from ..resources import ElidedResourceError, check_resources
         from ._common import check_no_foreign_ops
 
         import meshsdy  # noqa: F401  (registers the dialects)
@@ -50,6 +51,10 @@ def convert(text: str) -> str:
             except ir.MLIRError as e:
                 raise FrontendError(error_line(e)) from None
             check_no_foreign_ops(module, "input")
+            try:
+                check_resources(module)
+            except ElidedResourceError as e:
+                raise FrontendError(f"input: {e}") from None
             return str(module)
     module_name, function = CONVERTERS[source]
     convert_text = getattr(import_module(f"{__package__}.{module_name}"), function)

@@ -37,6 +37,8 @@ from .. import pipeline, sim
 from ..sim.annotations import boundary_shardings
 from ..sim.cli import error_line
 from ..sim.irutil import dtype_of, static_shape
+from ..resources import ElidedResourceError, check_resources
+from .asserts import route_asserts
 from .expand import expand_isinf
 from .scalars import check_runnable_types, wrap_scalars
 
@@ -77,19 +79,25 @@ def mpiexec() -> str:
     return found
 
 
-def lower_to_llvm(module: ir.Module) -> None:
+def lower_to_llvm(module: ir.Module) -> list[str]:
     """Lowers a partitioned module whose collectives are mpi ops to the LLVM
     dialect, in place (the `mesh.mesh` symbols are dropped: nothing refers
     to them any more). i1 buffers are stored as bytes (widen-i1-memrefs),
-    as numpy stores booleans."""
+    as numpy stores booleans. A `dense_resource` constant whose blob was
+    elided is refused by name (the JIT would fail on it). Returns the
+    messages of the `cf.assert`s, by the number a failed one reports
+    (meshsdy.run.asserts)."""
     with module.context:
+        check_resources(module)
         for op in list(module.body.operations):
             if op.operation.name == "mesh.mesh":
                 op.operation.erase()
         module.operation.attributes["dlti.map"] = ir.Attribute.parse(
             '#dlti.map<"MPI:Implementation" = "MPICH">')
         expand_isinf(module)
+        asserts = route_asserts(module)
         PassManager.parse(LOWERING).run(module.operation)
+    return asserts
 
 
 def _function(module: ir.Module, name: str) -> ir.Operation:
@@ -126,6 +134,7 @@ def run(
     partitioned: bool = False,
     timeout: float = 300.0,
     timings: list[dict[str, float]] | None = None,
+    opt_level: int = 2,
 ) -> list[np.ndarray]:
     """Partitions `source` (unless `partitioned`: then it is the output of
     the partitioning pipeline, with `mesh` collectives), runs `func` on
@@ -134,7 +143,9 @@ def run(
     partitioned function's `mesh.boundary` attribute says (replicated
     without one). Raises RunError. `timings`, if given, receives one
     {"compile_s", "run_s"} per rank (JIT compilation, and the call itself,
-    started together after a barrier)."""
+    started together after a barrier). `opt_level` is the JIT's LLVM
+    optimisation level (0-3): 0 compiles a GPT-sized program in a tenth of
+    the time 2 takes, and runs it slower."""
     with ir.Context():
         try:
             module = ir.Module.parse(source)
@@ -163,19 +174,20 @@ def run(
         if devices != ranks:
             raise RunError(f"the program's mesh has {devices} devices, but {ranks} ranks were asked for")
         wrap_scalars(func_op)
-        llvm_text, outs, arg_dtypes = _lowered(module, arg_types, out_types)
+        llvm_text, meta, arg_dtypes = _lowered(module, arg_types, out_types)
 
     # Scalars and 0-d tensors are sharded too: one partial over an axis is
     # held by one device of each group, the others hold the neutral element.
     pieces = [sim.shard(_global_input(x, t, d, i), s, mesh)
               for i, (x, s, t, d) in enumerate(zip(inputs, arg_shardings, arg_types, arg_dtypes, strict=True))]
-    per_rank = _launch(llvm_text, func, [[p[r] for p in pieces] for r in range(ranks)], outs, timeout, timings)
+    per_rank = _launch(llvm_text, func, [[p[r] for p in pieces] for r in range(ranks)],
+                       {**meta, "opt_level": _opt_level(opt_level)}, timeout, timings)
     return [sim.unshard([per_rank[r][i] for r in range(ranks)], s, mesh)
             for i, s in enumerate(out_shardings)]
 
 
 def run_unpartitioned(source: str, func: str, inputs: Sequence[np.ndarray], *,
-                      timeout: float = 300.0) -> list[np.ndarray]:
+                      timeout: float = 300.0, opt_level: int = 2) -> list[np.ndarray]:
     """Runs the global program `source` natively on one process, its
     sharding annotations dropped (they do not change its values): the
     reference `--check` compares a partitioned run with.
@@ -235,21 +247,24 @@ def run_unpartitioned(source: str, func: str, inputs: Sequence[np.ndarray], *,
         if len(inputs) != len(arg_types):
             raise RunError(f"@{func} takes {len(arg_types)} inputs, got {len(inputs)}")
         wrap_scalars(func_op)
-        llvm_text, outs, arg_dtypes = _lowered(module, arg_types, out_types)
+        llvm_text, meta, arg_dtypes = _lowered(module, arg_types, out_types)
     values = [_global_input(x, t, d, i)
               for i, (x, t, d) in enumerate(zip(inputs, arg_types, arg_dtypes, strict=True))]
-    return _launch(llvm_text, func, [values], outs, timeout, None)[0]
+    return _launch(llvm_text, func, [values], {**meta, "opt_level": _opt_level(opt_level)}, timeout, None)[0]
 
 
-def _launch(llvm_text: str, func: str, per_rank_inputs: list[list[np.ndarray]], outs: list[dict],
+def _launch(llvm_text: str, func: str, per_rank_inputs: list[list[np.ndarray]], meta: dict,
             timeout: float, timings: list[dict[str, float]] | None) -> list[list[np.ndarray]]:
     """Runs the lowered module on one MPI rank per entry of
-    `per_rank_inputs`; returns each rank's outputs."""
+    `per_rank_inputs` (`meta`: the outputs' shapes and dtypes, the
+    asserts' messages); returns each rank's outputs."""
     ranks = len(per_rank_inputs)
     with tempfile.TemporaryDirectory(prefix="meshsdy-run-") as tmp:
         work = Path(tmp)
         (work / "module.mlir").write_text(llvm_text)
-        (work / "meta.json").write_text(json.dumps({"func": func, "outputs": outs}))
+        # numpy files keep bf16 as raw bytes: the dtypes travel by name.
+        inputs = [np.dtype(v.dtype).name for v in per_rank_inputs[0]] if per_rank_inputs else []
+        (work / "meta.json").write_text(json.dumps({"func": func, "inputs": inputs, **meta}))
         for rank, values in enumerate(per_rank_inputs):
             np.savez(work / f"in{rank}.npz", *[np.ascontiguousarray(v) for v in values])
         command = [mpiexec(), "-n", str(ranks), sys.executable, "-m", "meshsdy.run._worker", str(work)]
@@ -257,7 +272,7 @@ def _launch(llvm_text: str, func: str, per_rank_inputs: list[list[np.ndarray]], 
         proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env={**os.environ, "PYTHONUNBUFFERED": "1"}, start_new_session=True)
         try:
-            _, stderr = proc.communicate(timeout=timeout)
+            stdout, stderr = proc.communicate(timeout=timeout)
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.communicate()
@@ -267,14 +282,15 @@ def _launch(llvm_text: str, func: str, per_rank_inputs: list[list[np.ndarray]], 
                       for r in range(ranks) if (work / f"error{r}").exists()]
             if failed:
                 raise RunError("; ".join(failed))
-            raise RunError(f"a rank failed (mpiexec exit {proc.returncode}; {_where(work, ranks)}):\n"
-                           f"{stderr[-3000:]}")
+            raise RunError(f"a rank failed (mpiexec exit {proc.returncode}; {_where(work, ranks)}): "
+                           f"{_last_words(stderr, stdout)}")
         per_rank = []
         if timings is not None:
             timings.extend(json.loads((work / f"times{r}.json").read_text()) for r in range(ranks))
+        dtypes = [np.dtype(o["dtype"]) for o in meta["outputs"]]
         for rank in range(ranks):
             with np.load(work / f"out{rank}.npz") as data:
-                per_rank.append([data[f"arr_{i}"] for i in range(len(outs))])
+                per_rank.append([data[f"arr_{i}"].view(d) for i, d in enumerate(dtypes)])
     return per_rank
 
 
@@ -286,6 +302,24 @@ def _global_types(func_op: ir.Operation, kind: str, local: Sequence[ir.Type]) ->
     entries = ir.ArrayAttr(ir.DictAttr(func_op.attributes["mesh.boundary"])[kind])
     return [ir.TypeAttr(ir.DictAttr(e)["global_type"]).value if "global_type" in ir.DictAttr(e) else t
             for e, t in zip(entries, local, strict=True)]
+
+
+def _opt_level(level: int) -> int:
+    if level not in (0, 1, 2, 3):
+        raise RunError(f"opt_level must be 0, 1, 2 or 3, got {level}")
+    return level
+
+
+def _last_words(stderr: str, stdout: str) -> str:
+    """What a rank that died without an error file said last (the last
+    non-empty line of its stderr, else of its stdout), then the tail of
+    both on the following lines; the first line alone is the CLI's message."""
+    lines = [line.strip() for text in (stderr, stdout) for line in text.splitlines() if line.strip()]
+    last = next((line.strip() for line in reversed(stderr.splitlines()) if line.strip()),
+                next((line.strip() for line in reversed(stdout.splitlines()) if line.strip()),
+                     "it printed nothing"))
+    tail = "\n".join(lines[-40:])
+    return f"{last}\n{tail}" if tail else last
 
 
 def _where(work: Path, ranks: int) -> str:
@@ -308,13 +342,16 @@ def _global_input(x: object, t: ir.Type, dtype: np.dtype, index: int) -> np.ndar
 
 
 def _lowered(module: ir.Module, arg_types: Sequence[ir.Type],
-             out_types: Sequence[ir.Type]) -> tuple[str, list[dict], list[np.dtype]]:
-    """`module` lowered to LLVM, as text, with what the workers need: the
-    outputs' shapes and dtypes (a scalar's: 0-d, see meshsdy.run.scalars),
-    and the arguments' dtypes."""
+             out_types: Sequence[ir.Type]) -> tuple[str, dict, list[np.dtype]]:
+    """`module` lowered to LLVM, as text, with what the workers need (the
+    outputs' shapes and dtypes by name (a scalar's: 0-d, see
+    meshsdy.run.scalars), the asserts' messages), and the arguments'
+    dtypes."""
     try:
-        lower_to_llvm(module)
+        asserts = lower_to_llvm(module)
     except ir.MLIRError as e:
         raise RunError(f"lowering to LLVM failed: {error_line(e)}") from None
-    outs = [{"shape": list(static_shape(t) or ()), "dtype": dtype_of(t).str} for t in out_types]
-    return str(module), outs, [dtype_of(t) for t in arg_types]
+    except ElidedResourceError as e:
+        raise RunError(str(e)) from None
+    outs = [{"shape": list(static_shape(t) or ()), "dtype": dtype_of(t).name} for t in out_types]
+    return str(module), {"outputs": outs, "asserts": asserts}, [dtype_of(t) for t in arg_types]

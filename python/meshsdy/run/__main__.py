@@ -1,5 +1,5 @@
-"""python -m meshsdy.run FILE --func F --ranks N [--inputs random|zeros|ones] [--seed S] [--check]
-                         [--partitioned]
+"""python -m meshsdy.run FILE --func F --ranks N [--inputs random|zeros|ones|FILE.npz] [--seed S]
+                         [--check] [--partitioned] [--save-outputs FILE.npz] [--opt-level 0-3]
 
 Runs the annotated global program natively on N MPI ranks (see
 meshsdy.run). With --check, also runs it unpartitioned natively on one process (a
@@ -19,16 +19,20 @@ from mlir import ir
 
 from . import RunError, _global_types, run, run_unpartitioned
 from .. import sim
-from ..sim.cli import OneLineParser, error_line, non_negative_int
+from ..sim.cli import OneLineParser, error_line, inputs_kind, non_negative_int
+from ..sim.npz import save_arrays
 from ..sim.tolerance import agree, default_tolerance, max_abs_difference
 
 
 def _inputs(source: str, func: str, kind: str, seed: int) -> list[np.ndarray]:
-    """Global inputs of `func`: zeros, ones, or random values (normal floats,
-    integers in [-8, 8), `index` values in [0, n), see meshsdy.sim.inputs);
-    scalar arguments get 0-d arrays. Dynamic shapes are refused."""
-    from ..sim.inputs import index_bound, is_index, random_indices
-    from ..sim.irutil import dtype_of, static_shape
+    """Global inputs of `func`: zeros, ones, the arrays `arg0`, `arg1`, ...
+    of a .npz file, or random values (normal floats, integers in [-8, 8),
+    `index` values in [0, n), integers used as positions in [0, the size
+    they index); see meshsdy.sim.inputs); scalar arguments get 0-d arrays.
+    Dynamic shapes are refused."""
+    from ..sim.inputs import index_bound, is_index, position_bounds, random_indices
+    from ..sim.irutil import dtype_of, is_float, static_shape
+    from ..sim.npz import is_npz, load_inputs
     from .scalars import check_runnable_types
 
     with ir.Context():
@@ -37,6 +41,7 @@ def _inputs(source: str, func: str, kind: str, seed: int) -> list[np.ndarray]:
             if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == func:
                 ftype = ir.FunctionType(ir.TypeAttr(op.attributes["function_type"]).value)
                 types = _global_types(op.operation, "arguments", ftype.inputs)
+                positions = position_bounds(op.operation)
                 break
         else:
             raise RunError(f"no function @{func} in the module")
@@ -44,18 +49,22 @@ def _inputs(source: str, func: str, kind: str, seed: int) -> list[np.ndarray]:
             check_runnable_types(types, "an argument")
         except ValueError as e:
             raise RunError(str(e)) from None
+        if is_npz(kind):
+            return load_inputs(kind, len(types), [dtype_of(t) for t in types])
         bound = index_bound(list(types) + list(ftype.results))
         rng = np.random.default_rng(seed)
         result = []
-        for t in types:
+        for i, t in enumerate(types):
             shape, dtype = list(static_shape(t) or ()), dtype_of(t)
             if kind == "zeros":
                 result.append(np.zeros(shape, dtype))
             elif kind == "ones":
                 result.append(np.ones(shape, dtype))
+            elif i in positions and (is_index(t) or np.issubdtype(dtype, np.integer)):
+                result.append(random_indices(rng, shape, positions[i]).astype(dtype))
             elif is_index(t):
                 result.append(random_indices(rng, shape, bound))
-            elif dtype.kind == "f":
+            elif is_float(dtype):
                 result.append(rng.standard_normal(shape).astype(dtype))
             else:
                 result.append(rng.integers(-8, 8, shape).astype(dtype))
@@ -68,13 +77,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("file", type=Path)
     parser.add_argument("--func", required=True)
     parser.add_argument("--ranks", type=int, required=True)
-    parser.add_argument("--inputs", choices=("random", "zeros", "ones"), default="random")
+    parser.add_argument("--inputs", type=inputs_kind, default="random", metavar="random|zeros|ones|FILE.npz",
+                        help="the inputs: random (default), zeros, ones, or arrays arg0, arg1, ... of a .npz file")
+    parser.add_argument("--save-outputs", metavar="FILE.npz",
+                        help="write the (global) outputs to FILE.npz as out0, out1, ...")
     parser.add_argument("--seed", type=non_negative_int, default=0)
     parser.add_argument("--check", action="store_true",
                         help="compare with the unpartitioned program run natively on one process")
     parser.add_argument("--partitioned", action="store_true",
                         help="FILE is already partitioned (mesh-opt --mesh-spmdize-pipeline output)")
     parser.add_argument("--timeout", type=_positive_float, default=300.0, help="seconds (default 300)")
+    parser.add_argument("--opt-level", type=int, choices=(0, 1, 2, 3), default=2,
+                        help="the JIT's LLVM optimisation level (default 2; 0 compiles much faster)")
     args = parser.parse_args(argv)
     try:
         if args.ranks < 1:
@@ -84,13 +98,15 @@ def main(argv: list[str] | None = None) -> int:
         source = args.file.read_text()
         inputs = _inputs(source, args.func, args.inputs, args.seed)
         outputs = run(source, args.func, inputs, ranks=args.ranks, partitioned=args.partitioned,
-                      timeout=args.timeout)
+                      timeout=args.timeout, opt_level=args.opt_level)
         for i, out in enumerate(outputs):
             print(f"output {i}: {out.dtype} {list(out.shape)}")
+        if args.save_outputs:
+            save_arrays(args.save_outputs, {f"out{i}": out for i, out in enumerate(outputs)})
         if not args.check:
             return 0
         # The reference: the global program, natively on one process.
-        expected = run_unpartitioned(source, args.func, inputs, timeout=args.timeout)
+        expected = run_unpartitioned(source, args.func, inputs, timeout=args.timeout, opt_level=args.opt_level)
         worst = max((max_abs_difference(a, e) for a, e in zip(outputs, expected)), default=0.0)
         with ir.Context():
             tolerances = [default_tolerance(ir.Module.parse(source), args.func, np.asarray(e).dtype) for e in expected]

@@ -24,6 +24,7 @@ from mlir.runtime import get_ranked_memref_descriptor  # noqa: E402
 
 import meshsdy  # noqa: E402,F401  (registers the dialects)
 from meshsdy.run._symbols import unresolved_symbols  # noqa: E402
+from meshsdy.run.asserts import ASSERT_FAILED  # noqa: E402
 
 
 def _shared_libs() -> list[str]:
@@ -55,22 +56,62 @@ def main(work: Path) -> None:
         MPI.COMM_WORLD.Abort(1)
 
 
+class AssertionFailed(Exception):
+    """A `cf.assert` of the program failed on this rank."""
+
+
+def _on_failed_assert(work: Path, rank: int, messages: list[str]) -> object:
+    """The `meshsdy_assert_failed(int64_t)` the program calls when an
+    assertion fails (meshsdy.run.asserts): records the message as this
+    rank's error and ends the run (the other ranks may wait for it)."""
+
+    @ctypes.CFUNCTYPE(None, ctypes.c_int64)
+    def failed(number: int) -> None:
+        error = work / f"error{rank}"
+        if not error.exists():  # the first failure is the one to report
+            message = messages[number] if 0 <= number < len(messages) else f"assertion {number}"
+            partial = work / f"error{rank}.partial"
+            partial.write_text(f"{AssertionFailed.__name__}: assertion failed: {message}")
+            partial.replace(error)  # whole, even if this rank is killed now
+        sys.stderr.flush()
+        MPI.COMM_WORLD.Abort(1)
+        # MPICH's abort may return while the process manager tears the
+        # run down; the program must not go on.
+        os._exit(1)
+
+    return failed
+
+
+def _dtype(name: str) -> np.dtype:
+    """A dtype by name; `bfloat16` is ml_dtypes'."""
+    if name == "bfloat16":
+        import ml_dtypes
+
+        return np.dtype(ml_dtypes.bfloat16)
+    return np.dtype(name)
+
+
 def _run(work: Path, rank: int) -> None:
     _stage(work, rank, "loading the inputs")
     meta = json.loads((work / "meta.json").read_text())
     with np.load(work / f"in{rank}.npz") as data:
-        inputs = [np.ascontiguousarray(data[f"arr_{i}"]) for i in range(len(data.files))]
-    outputs = [np.zeros(o["shape"], dtype=np.dtype(o["dtype"])) for o in meta["outputs"]]
+        inputs = [np.ascontiguousarray(data[f"arr_{i}"]).view(_dtype(name))
+                  for i, name in enumerate(meta["inputs"])]
+    outputs = [np.zeros(o["shape"], dtype=_dtype(o["dtype"])) for o in meta["outputs"]]
     with ir.Context():
         _stage(work, rank, "compiling")
         module = ir.Module.parse((work / "module.mlir").read_text())
         start = time.perf_counter()
         libs = _shared_libs()
-        engine = ExecutionEngine(module, opt_level=2, shared_libs=libs)
+        engine = ExecutionEngine(module, opt_level=meta.get("opt_level", 2), shared_libs=libs)
+        on_failed_assert = _on_failed_assert(work, rank, meta.get("asserts", []))
+        if meta.get("asserts"):
+            engine.register_runtime(ASSERT_FAILED, on_failed_assert)
         try:
             engine.lookup(meta["func"])  # compiles (the JIT is lazy)
         except RuntimeError as e:
-            missing = unresolved_symbols(module, libs)
+            # The assert handler is registered with the engine, not in a library.
+            missing = [m for m in unresolved_symbols(module, libs) if ASSERT_FAILED not in m]
             why = (f"no definition of {', '.join(missing)} in the module, the process or the shared libraries"
                    if missing else
                    "a function it calls may have no definition in the module or the shared libraries")

@@ -22,10 +22,11 @@ import numpy as np
 from mlir import ir
 
 from .annotations import argument_shardings, boundary_shardings, result_shardings
-from .inputs import DEFAULT_INDEX_BOUND, index_bound, is_index, random_indices
+from .inputs import DEFAULT_INDEX_BOUND, index_bound, is_index, position_bounds, random_indices
 from .interpreter import simulate
 from .irutil import dtype_of, static_shape
 from .mesh import Mesh
+from .npz import is_npz, load_inputs, save_arrays
 from .program import Compiler
 from .tolerance import agree, max_abs_difference, tolerance_for
 from .reductions import SimulationError
@@ -42,9 +43,10 @@ def _parse_shape(text: str) -> list[int]:
 
 
 def _make_input(t: ir.Type, kind: str, rng: np.random.Generator, what: str,
-                index_limit: int = DEFAULT_INDEX_BOUND) -> Any:
+                index_limit: int = DEFAULT_INDEX_BOUND, position_bound: int | None = None) -> Any:
     """An input of type `t`: zeros, ones or random values (`index` values
-    in [0, index_limit), see meshsdy.sim.inputs)."""
+    in [0, index_limit), integers used as positions in [0, position_bound),
+    see meshsdy.sim.inputs)."""
     dtype = dtype_of(t)
     shape = static_shape(t)
     if shape is not None and any(s < 0 for s in shape):
@@ -54,6 +56,8 @@ def _make_input(t: ir.Type, kind: str, rng: np.random.Generator, what: str,
         arr = np.zeros(dims, dtype)
     elif kind == "ones":
         arr = np.ones(dims, dtype)
+    elif position_bound is not None and np.issubdtype(dtype, np.integer):
+        arr = random_indices(rng, dims, position_bound).astype(dtype)
     elif is_index(t):
         arr = random_indices(rng, dims, index_limit)
     elif dtype == np.bool_:
@@ -63,6 +67,11 @@ def _make_input(t: ir.Type, kind: str, rng: np.random.Generator, what: str,
     else:
         arr = rng.standard_normal(dims).astype(dtype)
     return arr if shape is not None else arr[()]
+
+
+def _position_bounds(compiler: Compiler, func: str) -> dict[int, int]:
+    """meshsdy.sim.inputs.position_bounds of function `func`."""
+    return position_bounds(compiler.functions[func].operation)
 
 
 def _checksum(a: Any) -> str:
@@ -108,27 +117,38 @@ def _run(args: argparse.Namespace) -> int:
             fn = compiler.function(func)
             arg_types = fn.arg_types
             bound = index_bound(fn.arg_types + fn.result_types)
+            positions = _position_bounds(compiler, func)
         probe_spmd = args.spmd
         if probe_spmd is None:
-            from .interpreter import DEVICE_OPS
+            from .interpreter import is_spmd_program
 
-            probe_spmd = bool(compiler.op_names & DEVICE_OPS)
+            probe_spmd = is_spmd_program(compiler)
+        loaded = _loaded_inputs(args.inputs, arg_types)
         if probe_spmd:
             mesh_shape = args.mesh_shape or _module_mesh(compiler)
             n = Mesh(tuple(mesh_shape)).num_devices
+            # A file's array goes to every device; random ones differ.
             inputs: list[Any] = [
-                [_make_input(t, args.inputs, rng, f"input {i}", bound) for _ in range(n)] for i, t in enumerate(arg_types)
+                [loaded[i] if loaded else _make_input(t, args.inputs, rng, f"input {i}", bound, positions.get(i))
+                 for _ in range(n)]
+                for i, t in enumerate(arg_types)
             ]
             outs = simulate(module, func, inputs, mesh_shape=mesh_shape, spmd=True)
             mesh = Mesh(tuple(mesh_shape))
             for k, per_device in enumerate(outs):
                 for d, v in enumerate(per_device):
                     print(f"output {k} device {mesh.multi_index(d)}: {_describe(v)}")
+            if args.save_outputs:
+                save_arrays(args.save_outputs, {f"out{k}_device{d}": v for k, per_device in enumerate(outs)
+                                                for d, v in enumerate(per_device)})
         else:
-            inputs = [_make_input(t, args.inputs, rng, f"input {i}", bound) for i, t in enumerate(arg_types)]
+            inputs = loaded or [_make_input(t, args.inputs, rng, f"input {i}", bound, positions.get(i))
+                                for i, t in enumerate(arg_types)]
             outs = simulate(module, func, inputs, mesh_shape=args.mesh_shape, spmd=False)
             for k, v in enumerate(outs):
                 print(f"output {k}: {_describe(v)}")
+            if args.save_outputs:
+                save_arrays(args.save_outputs, {f"out{k}": v for k, v in enumerate(outs)})
         return 0
     return _compare(args, ctx, module, func, rng)
 
@@ -177,7 +197,10 @@ def _compare(args: argparse.Namespace, ctx: ir.Context, module: ir.Module, func:
     mesh_shape = args.mesh_shape or _module_mesh(pcompiler if pcompiler.meshes else gcompiler)
     mesh = Mesh(tuple(mesh_shape))
     bound = index_bound(gfn.arg_types + gfn.result_types)
-    inputs = [_make_input(t, args.inputs, rng, f"input {i}", bound) for i, t in enumerate(gfn.arg_types)]
+    with ctx:
+        positions = _position_bounds(gcompiler, gfunc)
+    inputs = _loaded_inputs(args.inputs, gfn.arg_types) or [
+        _make_input(t, args.inputs, rng, f"input {i}", bound, positions.get(i)) for i, t in enumerate(gfn.arg_types)]
     expected = simulate(global_module, gfunc, inputs, mesh_shape=_global_mesh_shape(gcompiler, mesh), spmd=False)
     sharded = [shard(np.asarray(x), s, mesh) for x, s in zip(inputs, in_shardings)]
     got = simulate(module, func, sharded, mesh_shape=mesh_shape, spmd=True)
@@ -185,6 +208,7 @@ def _compare(args: argparse.Namespace, ctx: ir.Context, module: ir.Module, func:
         print(f"disagree: {len(got)} outputs, the global program has {len(expected)}")
         return 1
     ok = True
+    saved: dict[str, Any] = {}
     for k, (per_device, want, s) in enumerate(zip(got, expected, out_shardings)):
         try:
             value = unshard(per_device, s, mesh)
@@ -205,6 +229,9 @@ def _compare(args: argparse.Namespace, ctx: ir.Context, module: ir.Module, func:
         ok &= bool(same)
         print(f"output {k}: {'agree' if same else 'disagree'} ({_describe(value)}, max abs diff {diff:.3g}, "
               f"rtol {rtol:.3g} atol {atol:.3g})")
+        saved[f"out{k}"] = value
+    if args.save_outputs:
+        save_arrays(args.save_outputs, saved)
     print("agree" if ok else "disagree")
     return 0 if ok else 1
 
@@ -215,6 +242,22 @@ class OneLineParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         self.exit(2, f"error: {message}\n")
+
+
+def inputs_kind(text: str) -> str:
+    """An `--inputs` value: random, zeros, ones, or a path ending in .npz."""
+    if text in ("random", "zeros", "ones") or is_npz(text):
+        return text
+    raise argparse.ArgumentTypeError(f"must be random, zeros, ones or a FILE.npz, got {text!r}")
+
+
+def _loaded_inputs(kind: str, types: Sequence[ir.Type]) -> list[Any] | None:
+    """The inputs of an `--inputs FILE.npz`, as the argument types say
+    (scalars as numpy scalars); None for the other kinds."""
+    if not is_npz(kind):
+        return None
+    arrays = load_inputs(kind, len(types), [dtype_of(t) for t in types])
+    return [a if static_shape(t) is not None else np.asarray(a)[()] for a, t in zip(arrays, types)]
 
 
 def non_negative_int(text: str) -> int:
@@ -237,7 +280,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("file", help="MLIR file to run (the partitioned one with --compare-to)")
     p.add_argument("--func", help="function to run (default: the first one)")
     p.add_argument("--mesh-shape", type=_parse_shape, help="mesh shape, e.g. 2x4 (needed for dynamic meshes)")
-    p.add_argument("--inputs", choices=["random", "zeros", "ones"], default="random")
+    p.add_argument("--inputs", type=inputs_kind, default="random", metavar="random|zeros|ones|FILE.npz",
+                   help="the inputs: random (default), zeros, ones, or arrays arg0, arg1, ... of a .npz file")
+    p.add_argument("--save-outputs", metavar="FILE.npz",
+                   help="write the outputs to FILE.npz as out0, out1, ... (the partitioned program's, "
+                        "unsharded, with --compare-to; per device of an SPMD run: out0_device0, ...)")
     p.add_argument("--seed", type=non_negative_int, default=0, help="seed of the random inputs")
     mode = p.add_mutually_exclusive_group()
     mode.add_argument("--spmd", dest="spmd", action="store_const", const=True, help="run on every device")

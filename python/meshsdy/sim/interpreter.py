@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from mlir import ir
 
-from . import ops_arith, ops_linalg, ops_mesh, ops_scf_func, ops_tensor  # noqa: F401  (fill OP_TABLE)
+from . import ops_affine, ops_arith, ops_cf, ops_linalg, ops_mesh, ops_scf_func, ops_tensor  # noqa: F401  (fill OP_TABLE)
 from .collectives import Mailbox
 from .irutil import dtype_of, static_shape
 from .mesh import Mesh
@@ -50,6 +50,16 @@ DEVICE_OPS: frozenset[str] = frozenset(
         "update_halo",
     )
 )
+
+
+def is_spmd_program(compiler: Compiler) -> bool:
+    """True if the compiled module is an SPMD program: it has device-dependent
+    ops (DEVICE_OPS) outside manual regions. A global program's manual
+    regions (the casts convert-sdy-to-mesh leaves around an
+    `sdy.manual_computation`'s body, which partitioning removes) hold
+    per-device code whose collectives (a `shard_map`'s psum) run on every
+    device's own values, but the program's inputs are still global."""
+    return bool(compiler.op_names & DEVICE_OPS) and "builtin.unrealized_conversion_cast" not in compiler.op_names
 
 
 @dataclass
@@ -246,9 +256,8 @@ def simulate(
         compiler = Compiler(module, check_types=check_types)
         fn = compiler.function(func_name)
         used = compiler.mesh_names_used
-        device_dependent = bool(compiler.op_names & DEVICE_OPS)
         if spmd is None:
-            spmd = device_dependent
+            spmd = is_spmd_program(compiler)
         mesh = _pick_mesh(compiler, used, mesh_shape)
         # A global program with manual regions (per-device code) runs on
         # every device, each holding the whole inputs.

@@ -15,6 +15,7 @@ from typing import Any
 import numpy as np
 from mlir import ir
 
+from ..resources import is_dense_resource, resource_array
 from .reductions import REDUCTION_KINDS, SimulationError
 
 __all__ = [
@@ -26,6 +27,7 @@ __all__ = [
     "constant_value",
     "dtype_of",
     "has_attr",
+    "is_float",
     "mesh_axes_array",
     "static_shape",
 ]
@@ -51,11 +53,41 @@ def dtype_of(t: ir.Type) -> np.dtype:
         raise SimulationError(f"unsupported integer type {t}")
     if isinstance(t, ir.F16Type):
         return np.dtype(np.float16)
+    if isinstance(t, ir.BF16Type):
+        return bfloat16()
     if isinstance(t, ir.F32Type):
         return np.dtype(np.float32)
     if isinstance(t, ir.F64Type):
         return np.dtype(np.float64)
     raise SimulationError(f"unsupported element type {t}")
+
+
+def bfloat16() -> np.dtype:
+    """numpy's dtype for `bf16`, from `ml_dtypes` (what JAX and the MLIR
+    bindings use; arithmetic on it rounds each operation's f32 result to
+    bf16, as the native lowering does)."""
+    try:
+        import ml_dtypes
+    except ImportError:
+        raise SimulationError("bf16 values need the ml_dtypes package (pip install ml_dtypes)") from None
+    return np.dtype(ml_dtypes.bfloat16)
+
+
+def is_float(dtype: np.dtype) -> bool:
+    """Whether `dtype` is a floating-point type (numpy's, or bf16, which
+    numpy does not count as one)."""
+    dtype = np.dtype(dtype)
+    return dtype.kind == "f" or dtype.name == "bfloat16"
+
+
+def float_eps(dtype: np.dtype) -> float:
+    """Machine epsilon of a floating-point `dtype` (bf16 included)."""
+    dtype = np.dtype(dtype)
+    if dtype.name == "bfloat16":
+        import ml_dtypes
+
+        return float(ml_dtypes.finfo(dtype).eps)
+    return float(np.finfo(dtype).eps)
 
 
 def is_tensor(t: ir.Type) -> bool:
@@ -154,8 +186,15 @@ def mesh_axes_from_text(text: str) -> list[list[int]]:
 
 
 def constant_value(attr: ir.Attribute, t: ir.Type) -> Any:
-    """numpy value of an `arith.constant` attribute of type `t`."""
+    """numpy value of an `arith.constant` attribute of type `t` (a
+    `dense_resource` reads its blob; one whose blob was elided is an
+    error naming it)."""
     dtype = dtype_of(t)
+    if is_dense_resource(attr):
+        try:
+            return resource_array(attr, dtype, ir.ShapedType(t).shape)
+        except ValueError as e:
+            raise SimulationError(f"unsupported constant: {e}") from None
     if isinstance(attr, ir.DenseElementsAttr):
         dense = ir.DenseElementsAttr(attr)
         shape = tuple(ir.ShapedType(t).shape)

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 from mlir import ir
 
-from .irutil import attr_int, attr_ints, dtype_of, has_attr
+from .irutil import attr_int, attr_ints, dtype_of, has_attr, is_float
 from .ops_tensor import open_grid
 from .program import LOCAL, Body, Compiler, Kernel, register, run_body
 from .reductions import SimulationError
@@ -403,6 +403,19 @@ def _contraction(op: ir.OpView, cc: Compiler) -> Kernel:
     else:
         spec = {"linalg.matvec": "mn,n->m", "linalg.vecmat": "m,mn->n", "linalg.dot": "n,n->", "linalg.batch_matvec": "bmn,bn->bm"}[name]
         f = lambda x, y: np.einsum(spec, x, y)  # noqa: E731
+
+    if name in ("linalg.matmul", "linalg.batch_matmul") and is_float(dt) and dt.itemsize == 2:
+        # 16-bit floats: round every product and every addition, in the
+        # order of the native loops (numpy's matmul would accumulate in f32).
+        def run(a: list[Any], dev: Any) -> list[Any]:
+            x = np.asarray(a[0]).astype(dt, copy=False)
+            y = np.asarray(a[1]).astype(dt, copy=False)
+            acc = np.array(a[2], dtype=dt)
+            for k in range(x.shape[-1]):
+                acc = (acc + x[..., :, k : k + 1] * y[..., k : k + 1, :]).astype(dt, copy=False)
+            return [acc]
+
+        return Kernel(LOCAL, run)
 
     def run(a: list[Any], dev: Any) -> list[Any]:
         x = np.asarray(a[0]).astype(dt, copy=False)

@@ -1,8 +1,9 @@
 """Kernels for `func` and `scf`: calls, returns, loops and conditionals.
 
-`scf.for`, `scf.while` and `scf.if` run their blocks on the devices whose
-bounds or condition select them; devices keep their own loop counters and
-conditions, so trip counts may differ between devices.
+`scf.for`, `scf.while`, `scf.if` and `scf.index_switch` run their blocks on
+the devices whose bounds, condition or index select them; devices keep
+their own loop counters and conditions, so trip counts may differ between
+devices.
 """
 
 from __future__ import annotations
@@ -149,6 +150,35 @@ def _if(op: ir.OpView, cc: Compiler) -> Kernel:
             for k in range(len(results)):
                 for d in devs:
                     outs[k][d] = ys[k][d]
+        for s, o in zip(results, outs):
+            frame[s] = o
+
+    return Kernel(CONTROL, run)
+
+
+@register("scf.index_switch")
+def _index_switch(op: ir.OpView, cc: Compiler) -> Kernel:
+    """`scf.index_switch`: each device runs the case whose value is its index,
+    or the default region (the op's first region) if none is."""
+    index = cc.slot(op.operation.operands[0])
+    results = [cc.slot(r) for r in op.operation.results]
+    cases = list(ir.DenseI64ArrayAttr(op.operation.attributes["cases"]))
+    default = cc.block(op.regions[0].blocks[0])
+    blocks = [cc.block(region.blocks[0]) for region in list(op.regions)[1:]]
+
+    def run(interp: Any, frame: list[Any], active: list[int]) -> None:
+        n = interp.num_devices
+        values = frame[index]
+        chosen: dict[int, list[int]] = {}
+        for d in active:
+            value = int(np.asarray(values[d]))
+            chosen.setdefault(cases.index(value) if value in cases else -1, []).append(d)
+        outs: list[list[Any]] = [[None] * n for _ in results]
+        for k, devs in sorted(chosen.items()):
+            ys = interp.run_block(default if k < 0 else blocks[k], frame, devs)
+            for j in range(len(results)):
+                for d in devs:
+                    outs[j][d] = ys[j][d]
         for s, o in zip(results, outs):
             frame[s] = o
 

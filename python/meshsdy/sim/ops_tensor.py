@@ -65,7 +65,25 @@ def _dim(op: ir.OpView, cc: Compiler) -> Kernel:
 
 @register("tensor.extract")
 def _extract(op: ir.OpView, cc: Compiler) -> Kernel:
-    return Kernel(LOCAL, lambda a, dev: [a[0][tuple(int(i) for i in a[1:])]])
+    """One element; inside a vectorized linalg body (a gather: `tensor.extract
+    %table[%id, %j]` of a captured tensor) the indices are arrays over the
+    iteration space and so is the result. An index out of bounds is an
+    error (numpy would wrap negative ones around)."""
+    def run(a: list[Any], dev: Any) -> list[Any]:
+        table, indices = a[0], a[1:]
+        if all(np.ndim(i) == 0 for i in indices):
+            position = tuple(int(i) for i in indices)
+            if any(not 0 <= p < n for p, n in zip(position, np.shape(table))):
+                raise SimulationError(f"index {list(position)} is out of bounds for shape {list(np.shape(table))}")
+            return [table[position]]
+        arrays = tuple(np.asarray(i) for i in indices)
+        for dim, (i, n) in enumerate(zip(arrays, np.shape(table))):
+            if i.size and (int(i.min()) < 0 or int(i.max()) >= n):
+                bad = int(i.min()) if int(i.min()) < 0 else int(i.max())
+                raise SimulationError(f"index {bad} is out of bounds for dimension {dim} of size {n}")
+        return [np.asarray(table)[arrays]]
+
+    return Kernel(LOCAL, run)
 
 
 @register("tensor.insert")

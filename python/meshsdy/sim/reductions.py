@@ -111,7 +111,8 @@ def undefined(shape: Sequence[int], dtype: np.dtype | type) -> np.ndarray:
     shows up in a comparison instead of passing by accident.
     """
     dtype = np.dtype(dtype)
-    if np.issubdtype(dtype, np.floating) or np.issubdtype(dtype, np.complexfloating):
+    if (np.issubdtype(dtype, np.floating) or np.issubdtype(dtype, np.complexfloating)
+            or dtype.name == "bfloat16"):
         return np.full(tuple(shape), np.nan, dtype=dtype)
     if np.issubdtype(dtype, np.integer):
         return np.full(tuple(shape), np.iinfo(dtype).min, dtype=dtype)

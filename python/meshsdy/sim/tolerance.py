@@ -11,8 +11,8 @@ real errors in small programs. The default is therefore
 
 where L is the sum over the program's linalg ops of the elements combined
 into each result element (K for a matmul with contraction size K), and the
-floor is 1e-5 for f32, 1e-12 for f64, 1e-2 for 16-bit floats. Integer
-results are compared exactly.
+floor is 1e-5 for f32, 1e-12 for f64, 1e-2 for 16-bit floats (f16,
+bf16: eps 2^-10 and 2^-7). Integer results are compared exactly.
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ from collections.abc import Sequence
 import numpy as np
 from mlir import ir
 
+from .irutil import float_eps, is_float
 from .program import Compiler
 
 _FLOOR = {2: 1e-2, 4: 1e-5, 8: 1e-12}
@@ -31,10 +32,9 @@ def tolerance_for(dtype: np.dtype, reduction_lengths: Sequence[int]) -> float:
     """The default rtol (= atol) for results of `dtype` of a program whose
     linalg ops combine `reduction_lengths` elements each."""
     dtype = np.dtype(dtype)
-    if dtype.kind != "f":
+    if not is_float(dtype):
         return 0.0
-    eps = float(np.finfo(dtype).eps)
-    return max(_FLOOR.get(dtype.itemsize, 1e-5), 4 * eps * sum(reduction_lengths))
+    return max(_FLOOR.get(dtype.itemsize, 1e-5), 4 * float_eps(dtype) * sum(reduction_lengths))
 
 
 def default_tolerance(module: ir.Module, func_name: str, dtype: np.dtype) -> float:
@@ -63,5 +63,12 @@ def agree(actual: object, expected: object, rtol: float, atol: float) -> bool:
     """Whether `actual` matches `expected` in shape and, element by element,
     within rtol/atol; NaNs must be at the same places (a program that
     computes sqrt(-1) does so on every device)."""
-    a, e = np.asarray(actual), np.asarray(expected)
+    a, e = _wide(actual), _wide(expected)
     return a.shape == e.shape and bool(np.allclose(a, e, rtol=rtol, atol=atol, equal_nan=True))
+
+
+def _wide(value: object) -> np.ndarray:
+    """16-bit floats (bf16 has no numpy arithmetic of its own) as float64;
+    other values as they are."""
+    array = np.asarray(value)
+    return array.astype(np.float64) if is_float(array.dtype) and array.dtype.itemsize == 2 else array

@@ -7,6 +7,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
+#include "mlir/Transforms/InliningUtils.h"
 #include "llvm/ADT/TypeSwitch.h"
 
 using namespace mlir;
@@ -21,6 +22,18 @@ using namespace mlir::mesh;
 #define GET_TYPEDEF_CLASSES
 #include "meshsdy/Dialect/Mesh/IR/MeshTypes.cpp.inc"
 
+namespace {
+/// Annotations and collectives mean the same in a callee and in its caller
+/// (a collective names its mesh by symbol): calls holding them may be
+/// inlined.
+struct MeshInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
+
 void MeshDialect::initialize() {
   addAttributes<
 #define GET_ATTRDEF_LIST
@@ -34,6 +47,7 @@ void MeshDialect::initialize() {
 #define GET_OP_LIST
 #include "meshsdy/Dialect/Mesh/IR/MeshOps.cpp.inc"
       >();
+  addInterfaces<MeshInlinerInterface>();
 }
 
 Operation *MeshDialect::materializeConstant(OpBuilder &builder, Attribute value,

@@ -143,10 +143,9 @@ static void trimUnevenLoops(LoopSharding &loops, ArrayRef<AffineMap> maps,
   }
 }
 
-/// The extent of each loop a static tensor dimension indexes alone.
-static SmallVector<int64_t> loopExtentsOf(unsigned numLoops,
-                                          ArrayRef<AffineMap> maps,
-                                          ArrayRef<RankedTensorType> types) {
+SmallVector<int64_t>
+mlir::mesh::getLoopExtents(unsigned numLoops, ArrayRef<AffineMap> maps,
+                           ArrayRef<RankedTensorType> types) {
   SmallVector<int64_t> extents(numLoops, 0);
   for (auto [i, map] : llvm::enumerate(maps)) {
     if (i >= types.size() || !types[i])
@@ -231,7 +230,7 @@ LoopSharding mlir::mesh::deriveLoopSharding(
     ArrayRef<int64_t> meshShape) {
   LoopSharding sharding;
   sharding.loopAxes.resize(numLoops);
-  sharding.loopExtents = loopExtentsOf(numLoops, maps, types);
+  sharding.loopExtents = getLoopExtents(numLoops, maps, types);
   // The mesh axes some loop holds already. Meshes have a few axes: a set
   // held inline costs no allocation (this runs for every op visit).
   llvm::SmallDenseSet<MeshAxis, 8> owned;
@@ -277,9 +276,26 @@ LoopSharding mlir::mesh::deriveLoopSharding(
 }
 
 SmallVector<bool>
-mlir::mesh::getSplittableLoops(ShardingInterface op,
-                               ArrayRef<utils::IteratorType> iterators) {
+mlir::mesh::getSplittableLoops(ShardingInterface op, ArrayRef<AffineMap> maps,
+                               ArrayRef<utils::IteratorType> iterators,
+                               ArrayRef<RankedTensorType> types) {
   SmallVector<bool> splittable(iterators.size(), true);
+  // A loop a tensor reads through an expression (a window `d1 + d2`, a
+  // stride `2 * d0`) is not split: its tensor dimension is not, so a device
+  // would read it at its local positions instead of the global ones. Loops
+  // in row-major order are the exception: deriveLoopSharding splits them
+  // only into contiguous pieces of the dimension.
+  SmallVector<int64_t> extents =
+      getLoopExtents(iterators.size(), maps, types);
+  for (AffineMap map : maps)
+    for (AffineExpr expr : map.getResults())
+      if (!isa<AffineDimExpr, AffineConstantExpr>(expr) &&
+          getRowMajorLoops(expr, extents).empty())
+        expr.walk([&](AffineExpr inner) {
+          if (auto dim = dyn_cast<AffineDimExpr>(inner);
+              dim && dim.getPosition() < splittable.size())
+            splittable[dim.getPosition()] = false;
+        });
   // Reduction kinds can be costly to find (linalg matches the body).
   if (!llvm::is_contained(iterators, utils::IteratorType::reduction))
     return splittable;
@@ -288,8 +304,8 @@ mlir::mesh::getSplittableLoops(ShardingInterface op,
   for (auto [loop, type] : llvm::enumerate(iterators)) {
     if (type != utils::IteratorType::reduction)
       continue;
-    splittable[loop] =
-        reduction < kinds.size() && kinds[reduction] != ReductionKind::Generic;
+    splittable[loop] = splittable[loop] && reduction < kinds.size() &&
+                       kinds[reduction] != ReductionKind::Generic;
     ++reduction;
   }
   return splittable;

@@ -336,69 +336,104 @@ Value rebuildWithoutValues(OpBuilder &builder, Location loc, MeshOp mesh,
       .getResult(0);
 }
 
-} // namespace
+/// Whether dimension `dim` keeps its pieces from `from` to `to`: split over
+/// the same axes on both sides, in the default pieces, it is neither
+/// gathered nor cut again.
+bool keepsPieces(const MeshSharding &from, const MeshSharding &to,
+                 int64_t dim) {
+  return from && to && from.getStaticShardedDimsOffsets().empty() &&
+         to.getStaticShardedDimsOffsets().empty() &&
+         dim < static_cast<int64_t>(from.getSplitAxes().size()) &&
+         dim < static_cast<int64_t>(to.getSplitAxes().size()) &&
+         from.getSplitAxes()[dim] == to.getSplitAxes()[dim];
+}
 
-FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
+/// Resharding where `from` or `to` has halos: a sharding with halos is left
+/// through the same split without them (the core cut out) and reached from
+/// it (padded, then `update_halo`).
+FailureOr<Value> reshardThroughHalos(OpBuilder &builder, Location loc,
                                      MeshOp mesh, Value local,
                                      RankedTensorType global,
                                      const MeshSharding &from,
                                      const MeshSharding &to) {
-  MLIRContext *ctx = builder.getContext();
-  FlatSymbolRefAttr meshAttr =
-      FlatSymbolRefAttr::get(ctx, mesh.getSymName());
-  if ((from ? from : MeshSharding(meshAttr, {})) ==
-      (to ? to : MeshSharding(meshAttr, {})))
-    return local;
-  if ((from && from.getMesh() != mesh.getSymName()) ||
-      (to && to.getMesh() != mesh.getSymName()))
-    return emitError(loc)
-           << "unsupported by mesh-spmdization: resharding between meshes";
-  if (Value rebuilt = rebuildWithoutValues(builder, loc, mesh, local, global,
-                                           from, to))
-    return rebuilt;
-  // Pieces of different sizes (offsets, sizes that do not divide).
-  SmallVector<int64_t> unevenFrom = getUnevenDims(global, mesh, from);
-  SmallVector<int64_t> unevenTo = getUnevenDims(global, mesh, to);
-  bool uneven = !unevenFrom.empty() || !unevenTo.empty();
-  if (uneven && (hasHalos(from) || hasHalos(to)))
-    return emitError(loc) << "unsupported by mesh-spmdization: halos on "
-                             "shards of different sizes";
-  // A dimension split over the same axes on both sides, in the default
-  // pieces, keeps its pieces: it is neither gathered nor cut again.
-  auto keptAsIs = [&](int64_t dim) {
-    return from && to && from.getStaticShardedDimsOffsets().empty() &&
-           to.getStaticShardedDimsOffsets().empty() &&
-           dim < static_cast<int64_t>(from.getSplitAxes().size()) &&
-           dim < static_cast<int64_t>(to.getSplitAxes().size()) &&
-           from.getSplitAxes()[dim] == to.getSplitAxes()[dim];
-  };
-  llvm::erase_if(unevenFrom, keptAsIs);
-  llvm::erase_if(unevenTo, keptAsIs);
-  if (!unevenFrom.empty() || !unevenTo.empty())
-    return reshardUneven(builder, loc, mesh, local, global, from, to,
-                         unevenFrom, unevenTo);
-  if ((from && !from.getStaticShardedDimsOffsets().empty()) ||
-      (to && !to.getStaticShardedDimsOffsets().empty()))
-    return emitError(loc) << "unsupported by mesh-spmdization: resharding "
-                             "with sharded_dims_offsets";
-  // Halos: go through the same split without them.
   if (hasHalos(from)) {
     FailureOr<Value> core = dropHalos(builder, loc, mesh, local, global, from);
     if (failed(core))
       return failure();
     return reshard(builder, loc, mesh, *core, global, withoutHalos(from), to);
   }
-  if (hasHalos(to)) {
-    FailureOr<Value> core =
-        reshard(builder, loc, mesh, local, global, from, withoutHalos(to));
-    if (failed(core))
-      return failure();
-    return addHalos(builder, loc, mesh, *core, global, to);
+  FailureOr<Value> core =
+      reshard(builder, loc, mesh, local, global, from, withoutHalos(to));
+  if (failed(core))
+    return failure();
+  return addHalos(builder, loc, mesh, *core, global, to);
+}
+
+/// Resharding between two shardings without halos or offsets whose pieces
+/// are the same size on every device (Resharding.h, steps 1-4), as a state
+/// machine: `cur` starts at `from`, and each step emits the collectives
+/// that move it towards `target`, retyping the local value after each. After
+/// step k every dimension's axes are a prefix of the target's, so each step
+/// only shortens or only lengthens lists.
+class EvenResharding {
+public:
+  /// `allowUneven`: some dimensions have pieces of different sizes, which
+  /// both sides keep as they are.
+  EvenResharding(OpBuilder &builder, Location loc, MeshOp mesh,
+                 RankedTensorType global, const MeshSharding &from,
+                 const MeshSharding &to, bool allowUneven)
+      : builder(builder), loc(loc), mesh(mesh), global(global),
+        meshAttr(FlatSymbolRefAttr::get(builder.getContext(),
+                                        mesh.getSymName())),
+        allowUneven(allowUneven), rank(global.getRank()), cur(from, rank),
+        target(to, rank) {}
+
+  /// Emits the collectives that turn `local` into its piece under `to`.
+  FailureOr<Value> run(Value local);
+
+private:
+  // The steps, in the order they run.
+  LogicalResult checkPartialAxes() const;
+  LogicalResult reducePartialAxes();
+  LogicalResult moveTrailingAxes();
+  LogicalResult gatherLostAxes();
+  LogicalResult sliceGainedAxes();
+
+  /// The dimension that `to` splits exactly one step further over exactly
+  /// the axes `reduce`, if any: those partial axes are reduce-scattered.
+  std::optional<int64_t> scatterDimFor(ArrayRef<MeshAxis> reduce) const;
+  /// The type of the local value in the current state.
+  FailureOr<RankedTensorType> localType() const {
+    return getLocalType(loc, global, mesh, cur.toSharding(meshAttr),
+                        allowUneven);
+  }
+  DenseI16ArrayAttr axesAttr(ArrayRef<MeshAxis> axes) const {
+    return DenseI16ArrayAttr::get(builder.getContext(), axes);
   }
 
-  size_t rank = global.getRank();
-  State cur(from, rank);
-  State target(to, rank);
+  OpBuilder &builder;
+  Location loc;
+  MeshOp mesh;
+  RankedTensorType global;
+  FlatSymbolRefAttr meshAttr;
+  bool allowUneven;
+  size_t rank;
+  State cur, target;
+  Value local;
+};
+
+FailureOr<Value> EvenResharding::run(Value value) {
+  local = value;
+  if (failed(checkPartialAxes()) || failed(reducePartialAxes()) ||
+      failed(moveTrailingAxes()) || failed(gatherLostAxes()) ||
+      failed(sliceGainedAxes()))
+    return failure();
+  return local;
+}
+
+/// Partial axes can be completed, never added, and only with the reduction
+/// that made them.
+LogicalResult EvenResharding::checkPartialAxes() const {
   for (MeshAxis axis : target.partial)
     if (!llvm::is_contained(cur.partial, axis))
       return emitError(loc) << "unsupported by mesh-spmdization: making a "
@@ -416,51 +451,53 @@ FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
                << "> over mesh axis " << axis << " annotated partial <"
                << stringifyReductionKind(target.partialType)
                << ">: its partial results are not combined that way";
+  return success();
+}
 
-  auto axesAttr = [&](ArrayRef<MeshAxis> axes) {
-    return DenseI16ArrayAttr::get(ctx, axes);
-  };
-  // Retypes `value` for the current state.
-  auto localType = [&]() -> FailureOr<RankedTensorType> {
-    return getLocalType(loc, global, mesh, cur.toSharding(meshAttr),
-                        /*allowUneven=*/uneven);
-  };
-
-  // 1. Complete the partial axes the target does not keep.
+/// 1. Complete the partial axes the target does not keep.
+LogicalResult EvenResharding::reducePartialAxes() {
   SmallVector<MeshAxis> reduce;
   for (MeshAxis axis : cur.partial)
     if (!llvm::is_contained(target.partial, axis))
       reduce.push_back(axis);
-  if (!reduce.empty()) {
-    cur.partial.erase(llvm::remove_if(cur.partial,
-                                      [&](MeshAxis a) {
-                                        return llvm::is_contained(reduce, a);
-                                      }),
-                      cur.partial.end());
-    std::optional<int64_t> scatterDim;
-    for (size_t dim = 0; dim < rank && !scatterDim; ++dim) {
-      ArrayRef<MeshAxis> have = cur.split[dim], want = target.split[dim];
-      if (want.size() == have.size() + reduce.size() &&
-          want.take_front(have.size()) == have &&
-          want.drop_front(have.size()) == ArrayRef<MeshAxis>(reduce))
-        scatterDim = dim;
-    }
-    if (scatterDim)
-      llvm::append_range(cur.split[*scatterDim], reduce);
-    FailureOr<RankedTensorType> type = localType();
-    if (failed(type))
-      return failure();
-    auto kind = ReductionKindAttr::get(ctx, cur.partialType);
-    if (scatterDim)
-      local = ReduceScatterOp::create(builder, loc, *type, meshAttr,
-                                      axesAttr(reduce), local, kind,
-                                      builder.getIndexAttr(*scatterDim));
-    else
-      local = AllReduceOp::create(builder, loc, *type, meshAttr,
-                                  axesAttr(reduce), local, kind);
-  }
+  if (reduce.empty())
+    return success();
+  cur.partial.erase(llvm::remove_if(cur.partial,
+                                    [&](MeshAxis a) {
+                                      return llvm::is_contained(reduce, a);
+                                    }),
+                    cur.partial.end());
+  std::optional<int64_t> scatterDim = scatterDimFor(reduce);
+  if (scatterDim)
+    llvm::append_range(cur.split[*scatterDim], reduce);
+  FailureOr<RankedTensorType> type = localType();
+  if (failed(type))
+    return failure();
+  auto kind = ReductionKindAttr::get(builder.getContext(), cur.partialType);
+  if (scatterDim)
+    local = ReduceScatterOp::create(builder, loc, *type, meshAttr,
+                                    axesAttr(reduce), local, kind,
+                                    builder.getIndexAttr(*scatterDim));
+  else
+    local = AllReduceOp::create(builder, loc, *type, meshAttr,
+                                axesAttr(reduce), local, kind);
+  return success();
+}
 
-  // 2. Move a trailing axis from one dimension to the end of another.
+std::optional<int64_t>
+EvenResharding::scatterDimFor(ArrayRef<MeshAxis> reduce) const {
+  for (size_t dim = 0; dim < rank; ++dim) {
+    ArrayRef<MeshAxis> have = cur.split[dim], want = target.split[dim];
+    if (want.size() == have.size() + reduce.size() &&
+        want.take_front(have.size()) == have &&
+        want.drop_front(have.size()) == reduce)
+      return dim;
+  }
+  return std::nullopt;
+}
+
+/// 2. Move a trailing axis from one dimension to the end of another.
+LogicalResult EvenResharding::moveTrailingAxes() {
   for (size_t src = 0; src < rank; ++src) {
     DimSplitAxes &have = cur.split[src];
     ArrayRef<MeshAxis> want = target.split[src];
@@ -486,8 +523,11 @@ FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
       break;
     }
   }
+  return success();
+}
 
-  // 3. Gather the trailing axes each dimension does not keep.
+/// 3. Gather the trailing axes each dimension does not keep.
+LogicalResult EvenResharding::gatherLostAxes() {
   for (size_t dim = 0; dim < rank; ++dim) {
     DimSplitAxes &have = cur.split[dim];
     ArrayRef<MeshAxis> want = target.split[dim];
@@ -506,8 +546,11 @@ FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
                                 axesAttr(gathered), local,
                                 builder.getIndexAttr(dim));
   }
+  return success();
+}
 
-  // 4. Slice the axes each dimension gains.
+/// 4. Slice the axes each dimension gains.
+LogicalResult EvenResharding::sliceGainedAxes() {
   for (size_t dim = 0; dim < rank; ++dim) {
     DimSplitAxes &have = cur.split[dim];
     ArrayRef<MeshAxis> want = target.split[dim];
@@ -522,5 +565,51 @@ FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
                                axesAttr(sliced), local,
                                builder.getIndexAttr(dim));
   }
-  return local;
+  return success();
+}
+
+} // namespace
+
+/// Dispatches on what the two shardings hold, most specific first: nothing
+/// to do, values to rebuild rather than move, pieces of different sizes,
+/// halos, and the even case.
+FailureOr<Value> mlir::mesh::reshard(OpBuilder &builder, Location loc,
+                                     MeshOp mesh, Value local,
+                                     RankedTensorType global,
+                                     const MeshSharding &from,
+                                     const MeshSharding &to) {
+  FlatSymbolRefAttr meshAttr =
+      FlatSymbolRefAttr::get(builder.getContext(), mesh.getSymName());
+  if ((from ? from : MeshSharding(meshAttr, {})) ==
+      (to ? to : MeshSharding(meshAttr, {})))
+    return local;
+  if ((from && from.getMesh() != mesh.getSymName()) ||
+      (to && to.getMesh() != mesh.getSymName()))
+    return emitError(loc)
+           << "unsupported by mesh-spmdization: resharding between meshes";
+  if (Value rebuilt = rebuildWithoutValues(builder, loc, mesh, local, global,
+                                           from, to))
+    return rebuilt;
+  // Pieces of different sizes (offsets, sizes that do not divide).
+  SmallVector<int64_t> unevenFrom = getUnevenDims(global, mesh, from);
+  SmallVector<int64_t> unevenTo = getUnevenDims(global, mesh, to);
+  bool uneven = !unevenFrom.empty() || !unevenTo.empty();
+  if (uneven && (hasHalos(from) || hasHalos(to)))
+    return emitError(loc) << "unsupported by mesh-spmdization: halos on "
+                             "shards of different sizes";
+  auto keptAsIs = [&](int64_t dim) { return keepsPieces(from, to, dim); };
+  llvm::erase_if(unevenFrom, keptAsIs);
+  llvm::erase_if(unevenTo, keptAsIs);
+  if (!unevenFrom.empty() || !unevenTo.empty())
+    return reshardUneven(builder, loc, mesh, local, global, from, to,
+                         unevenFrom, unevenTo);
+  if ((from && !from.getStaticShardedDimsOffsets().empty()) ||
+      (to && !to.getStaticShardedDimsOffsets().empty()))
+    return emitError(loc) << "unsupported by mesh-spmdization: resharding "
+                             "with sharded_dims_offsets";
+  if (hasHalos(from) || hasHalos(to))
+    return reshardThroughHalos(builder, loc, mesh, local, global, from, to);
+  return EvenResharding(builder, loc, mesh, global, from, to,
+                        /*allowUneven=*/uneven)
+      .run(local);
 }

@@ -117,6 +117,15 @@ private:
   llvm::PointerIntPair<const Known *, 1, bool> data;
 };
 
+/// Annotates what a tensor `value` is, as its definer produces it, unless
+/// it already is annotated or `sharding` is null.
+void annotateValue(AnnotationBuilder &annotations, Value value,
+                   const MeshSharding &sharding) {
+  if (isa<RankedTensorType>(value.getType()) && sharding &&
+      !hasResultAnnotation(value))
+    annotations.annotateResult(value, sharding);
+}
+
 class Propagation {
 public:
   Propagation(FunctionOpInterface func, bool recordOrigins)
@@ -136,6 +145,36 @@ public:
   void locateOrigins();
 
 private:
+  /// What materialize decides for one op before the IR changes, from the
+  /// phases' fixpoint.
+  struct Decision {
+    Operation *op;
+    const LoopModel *model;    // null: no model, run on whole tensors
+    const LoopSharding *loops; // interned: ops share a few
+    FlatSymbolRefAttr mesh;
+  };
+  // The steps of materialize: decide every op in post-order, then annotate
+  // each decided op by its kind.
+  SmallVector<Decision> decide();
+  /// Records the results of the decided op at `index` that the phases left
+  /// unknown, as the op produces them.
+  void completeResults(unsigned index, const Decision &decision);
+  /// Annotates one decided op. Returns whether it was replicated for lack of
+  /// a model.
+  bool annotateDecided(const Decision &decision,
+                       AnnotationBuilder &annotations);
+  /// An scf.for or scf.if: the values its regions carry.
+  void annotateCarried(Operation *op, AnnotationBuilder &annotations);
+  /// An op without a model: its operands, whole. Returns whether it needed
+  /// any.
+  bool replicate(Operation *op, AnnotationBuilder &annotations);
+  /// An op with a model on a mesh: its results as it produces them, its
+  /// operands as it needs them.
+  void annotateModeled(const Decision &decision,
+                       AnnotationBuilder &annotations);
+  /// What propagation knows of `value` as a sharding (null if nothing).
+  MeshSharding knownSharding(Value value);
+
   /// Per op: its model, once queried, and whether it is in the worklist.
   /// One word, like ValueInfo.
   class OpState {
@@ -493,7 +532,12 @@ const LoopModel *Propagation::modelOf(Operation *op, OpState &state) {
   if (auto sharded = dyn_cast<ShardingInterface>(op)) {
     LoopModel candidate{loopStructures.get(sharded), {}};
     if (candidate.maps.size() == op->getNumOperands() + op->getNumResults()) {
-      candidate.splittable = getSplittableLoops(sharded, candidate.iterators);
+      SmallVector<RankedTensorType, 4> types;
+      for (Type type : llvm::concat<Type>(op->getOperandTypes(),
+                                          op->getResultTypes()))
+        types.push_back(dyn_cast<RankedTensorType>(type));
+      candidate.splittable = getSplittableLoops(sharded, candidate.maps,
+                                                candidate.iterators, types);
       model = modelPool.intern(std::move(candidate));
     }
   }
@@ -648,55 +692,34 @@ void Propagation::run(Direction direction) {
 
 std::pair<unsigned, unsigned> Propagation::materialize() {
   AnnotationBuilder annotations(func);
-  unsigned replicatedOps = 0;
-
-  // Result annotations say what each value is, as its definer produces it.
-  auto annotateValue = [&](Value value, const MeshSharding &sharding) {
-    if (isa<RankedTensorType>(value.getType()) && sharding &&
-        !hasResultAnnotation(value))
-      annotations.annotateResult(value, sharding);
-  };
-  for (BlockArgument arg : func.getArguments()) {
-    ValueInfo *known = lookup(arg);
-    if (known && known->getMesh())
-      annotateValue(arg, MeshSharding(known->getMesh(), known->getAxes()));
-  }
-
-  // Region forwarding: the loop-carried or branch-carried value has the
-  // sharding propagation gave the op's result; its other places are read so.
-  auto annotateCarried = [&](Operation *op) {
-    auto yieldOf = [](Region &region) {
-      return cast<scf::YieldOp>(region.front().getTerminator());
-    };
-    for (OpResult result : op->getResults()) {
-      ValueInfo *known = lookup(result);
-      if (!known || !known->getMesh())
-        continue;
-      MeshSharding sharding(known->getMesh(), known->getAxes());
-      unsigned i = result.getResultNumber();
-      SmallVector<OpOperand *> readers;
-      if (auto loop = dyn_cast<scf::ForOp>(op)) {
-        readers.push_back(&loop.getInitArgsMutable()[i]);
-        readers.push_back(&yieldOf(loop.getRegion())->getOpOperand(i));
-      } else {
-        for (Region &region : op->getRegions())
-          if (!region.empty())
-            readers.push_back(&yieldOf(region)->getOpOperand(i));
-      }
-      annotateValue(result, sharding);
-      for (OpOperand *reader : readers)
-        annotations.requireOperand(*reader, sharding);
-    }
-  };
-
+  for (BlockArgument arg : func.getArguments())
+    annotateValue(annotations, arg, knownSharding(arg));
   // Decide everything before the IR changes: annotations replace operands
   // with values propagation knows nothing about.
-  struct Decision {
-    Operation *op;
-    const LoopModel *model; // null: no model, run on whole tensors
-    const LoopSharding *loops; // interned: ops share a few
-    FlatSymbolRefAttr mesh;
-  };
+  SmallVector<Decision> decisions = decide();
+  // Loop-carried block arguments first, like function arguments: the ops
+  // of the body then see them annotated.
+  for (scf::ForOp loop : forOps)
+    for (auto [arg, result] :
+         llvm::zip(loop.getRegionIterArgs(), loop.getResults()))
+      annotateValue(annotations, arg, knownSharding(result));
+  unsigned replicatedOps = 0;
+  for (size_t i = 0, e = decisions.size(); i < e; ++i) {
+    if (i + kPrefetchDistance < e)
+      prefetchOp(decisions[i + kPrefetchDistance].op);
+    replicatedOps += annotateDecided(decisions[i], annotations);
+  }
+  return {annotations.count(), replicatedOps};
+}
+
+MeshSharding Propagation::knownSharding(Value value) {
+  ValueInfo *known = lookup(value);
+  if (!known || !known->getMesh())
+    return {};
+  return MeshSharding(known->getMesh(), known->getAxes());
+}
+
+SmallVector<Propagation::Decision> Propagation::decide() {
   SmallVector<Decision> decisions;
   for (size_t i = 0, e = postOrder.size(); i < e; ++i) {
     if (i + kPrefetchDistance < e)
@@ -710,94 +733,122 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
       auto [loops, mesh] = deriveForOp(index, *decision.model);
       decision.loops = loopShardings.intern(std::move(loops));
       decision.mesh = mesh;
-      // The results get annotated as the op produces them. A result the
-      // phases left unknown (going backward, results are never updated) is
-      // read so by the ops decided later, like any annotated value.
-      unsigned numOperands = op->getNumOperands();
-      for (unsigned r = 0, e = op->getNumResults(); mesh && r < e; ++r) {
-        ValueInfo *known = slot(index, numOperands + r);
-        if (!known || known->getMesh())
-          continue;
-        SplitAxes axes =
-            decision.loops->project(decision.model->maps[numOperands + r]);
-        if (axes.empty()) // The phases never record a replicated value.
-          continue;
-        *known = ValueInfo(intern(mesh, std::move(axes)), /*fixed=*/false);
-        if (recordOrigins) {
-          unsigned number = known - values.data();
-          originValue[number] = sourceOf(index);
-          originOp[number] = index;
-        }
-      }
+      completeResults(index, decision);
     } else if (op->hasTrait<OpTrait::IsTerminator>()) {
       continue;
     }
     decisions.push_back(std::move(decision));
   }
+  return decisions;
+}
 
-  // Loop-carried block arguments first, like function arguments: the ops
-  // of the body then see them annotated.
-  for (scf::ForOp loop : forOps) {
-    for (auto [arg, result] :
-         llvm::zip(loop.getRegionIterArgs(), loop.getResults())) {
-      ValueInfo *known = lookup(result);
-      if (known && known->getMesh())
-        annotateValue(arg, MeshSharding(known->getMesh(), known->getAxes()));
+void Propagation::completeResults(unsigned index, const Decision &decision) {
+  // The results get annotated as the op produces them. A result the
+  // phases left unknown (going backward, results are never updated) is
+  // read so by the ops decided later, like any annotated value.
+  Operation *op = decision.op;
+  unsigned numOperands = op->getNumOperands();
+  for (unsigned r = 0, e = op->getNumResults(); decision.mesh && r < e; ++r) {
+    ValueInfo *known = slot(index, numOperands + r);
+    if (!known || known->getMesh())
+      continue;
+    SplitAxes axes =
+        decision.loops->project(decision.model->maps[numOperands + r]);
+    if (axes.empty()) // The phases never record a replicated value.
+      continue;
+    *known = ValueInfo(intern(decision.mesh, std::move(axes)), /*fixed=*/false);
+    if (recordOrigins) {
+      unsigned number = known - values.data();
+      originValue[number] = sourceOf(index);
+      originOp[number] = index;
     }
   }
+}
 
-  for (size_t i = 0, e = decisions.size(); i < e; ++i) {
-    if (i + kPrefetchDistance < e)
-      prefetchOp(decisions[i + kPrefetchDistance].op);
-    Decision &decision = decisions[i];
-    Operation *op = decision.op;
-    if (isa<scf::ForOp, scf::IfOp>(op)) {
-      annotateCarried(op);
-      continue;
-    }
-    // A manual region's boundary takes its operand as annotated.
-    if (op->hasAttr(kManualBoundaryAttr))
-      continue;
-    if (!decision.model) {
-      // No model: the op computes on whole tensors.
-      bool any = false;
-      for (OpOperand &operand : op->getOpOperands()) {
-        MeshSharding current = getAnnotatedSharding(operand.get());
-        if (current)
-          any |= annotations.requireOperand(
-              operand, MeshSharding(current.getMeshAttr(), {}));
-      }
-      if (any) {
-        // Visible, so the user can add a model or an annotation: running an
-        // op whole on every device is correct but can be costly.
-        op->emitRemark() << "'" << op->getName()
-                         << "' has no sharding model: it runs replicated";
-        ++replicatedOps;
-      }
-      continue;
-    }
-    FlatSymbolRefAttr mesh = decision.mesh;
-    if (!mesh)
-      continue;
-    const LoopSharding &loops = *decision.loops;
-    ArrayRef<AffineMap> maps = decision.model->maps;
-    // Results: what the op produces, partial over its split reductions.
-    ArrayRef<utils::IteratorType> iterators = decision.model->iterators;
-    DimSplitAxes partialAxes = loops.reductionAxes(iterators);
-    ReductionKind partialType = getPartialReductionKind(
-        ShardingInterface(decision.op), loops, iterators);
-    for (OpResult result : op->getResults()) {
-      AffineMap map = maps[op->getNumOperands() + result.getResultNumber()];
-      annotateValue(result, MeshSharding(mesh, loops.project(map), partialAxes,
-                                         partialType));
-    }
-    // Operands: what the op needs, where it differs from what the value is.
-    for (OpOperand &operand : op->getOpOperands())
-      annotations.requireOperand(
-          operand,
-          MeshSharding(mesh, loops.project(maps[operand.getOperandNumber()])));
+bool Propagation::annotateDecided(const Decision &decision,
+                                  AnnotationBuilder &annotations) {
+  Operation *op = decision.op;
+  if (isa<scf::ForOp, scf::IfOp>(op)) {
+    annotateCarried(op, annotations);
+    return false;
   }
-  return {annotations.count(), replicatedOps};
+  // A manual region's boundary takes its operand as annotated.
+  if (op->hasAttr(kManualBoundaryAttr))
+    return false;
+  if (!decision.model)
+    return replicate(op, annotations);
+  if (decision.mesh)
+    annotateModeled(decision, annotations);
+  return false;
+}
+
+void Propagation::annotateCarried(Operation *op,
+                                  AnnotationBuilder &annotations) {
+  // Region forwarding: the loop-carried or branch-carried value has the
+  // sharding propagation gave the op's result; its other places are read so.
+  auto yieldOf = [](Region &region) {
+    return cast<scf::YieldOp>(region.front().getTerminator());
+  };
+  for (OpResult result : op->getResults()) {
+    MeshSharding sharding = knownSharding(result);
+    if (!sharding)
+      continue;
+    unsigned i = result.getResultNumber();
+    SmallVector<OpOperand *> readers;
+    if (auto loop = dyn_cast<scf::ForOp>(op)) {
+      readers.push_back(&loop.getInitArgsMutable()[i]);
+      readers.push_back(&yieldOf(loop.getRegion())->getOpOperand(i));
+    } else {
+      for (Region &region : op->getRegions())
+        if (!region.empty())
+          readers.push_back(&yieldOf(region)->getOpOperand(i));
+    }
+    annotateValue(annotations, result, sharding);
+    for (OpOperand *reader : readers)
+      annotations.requireOperand(*reader, sharding);
+  }
+}
+
+bool Propagation::replicate(Operation *op, AnnotationBuilder &annotations) {
+  // No model: the op computes on whole tensors.
+  bool any = false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    MeshSharding current = getAnnotatedSharding(operand.get());
+    if (current)
+      any |= annotations.requireOperand(
+          operand, MeshSharding(current.getMeshAttr(), {}));
+  }
+  if (!any)
+    return false;
+  // Visible, so the user can add a model or an annotation: running an op
+  // whole on every device is correct but can be costly.
+  op->emitRemark() << "'" << op->getName()
+                   << "' has no sharding model: it runs replicated";
+  return true;
+}
+
+void Propagation::annotateModeled(const Decision &decision,
+                                  AnnotationBuilder &annotations) {
+  Operation *op = decision.op;
+  FlatSymbolRefAttr mesh = decision.mesh;
+  const LoopSharding &loops = *decision.loops;
+  ArrayRef<AffineMap> maps = decision.model->maps;
+  // Results: what the op produces, partial over its split reductions.
+  ArrayRef<utils::IteratorType> iterators = decision.model->iterators;
+  DimSplitAxes partialAxes = loops.reductionAxes(iterators);
+  ReductionKind partialType =
+      getPartialReductionKind(ShardingInterface(op), loops, iterators);
+  for (OpResult result : op->getResults()) {
+    AffineMap map = maps[op->getNumOperands() + result.getResultNumber()];
+    annotateValue(annotations, result,
+                  MeshSharding(mesh, loops.project(map), partialAxes,
+                               partialType));
+  }
+  // Operands: what the op needs, where it differs from what the value is.
+  for (OpOperand &operand : op->getOpOperands())
+    annotations.requireOperand(
+        operand,
+        MeshSharding(mesh, loops.project(maps[operand.getOperandNumber()])));
 }
 
 void Propagation::locateOrigins() {

@@ -70,6 +70,16 @@ private:
   LogicalResult rewriteSharded(ShardingInterface op,
                                const LoopStructure &structure);
   LogicalResult rewriteReplicated(Operation *op);
+  /// Maps each value in `values` that is held sharded to its whole
+  /// (replicated) form, gathering it at `loc`; `restore` receives what to
+  /// map back once the op reading them is rewritten (other users still
+  /// read the sharded forms).
+  LogicalResult mapWhole(ArrayRef<Value> values, Location loc,
+                         SmallVectorImpl<std::pair<Value, Value>> &restore);
+  void unmapWhole(ArrayRef<std::pair<Value, Value>> restore) {
+    for (auto [value, previous] : restore)
+      mapping.map(value, previous);
+  }
   LogicalResult rewriteLoop(scf::ForOp loop);
   LogicalResult rewriteIf(scf::IfOp branch);
   LogicalResult rewriteCall(CallOpInterface call);
@@ -230,24 +240,30 @@ LogicalResult Spmdizer::rewriteReplicated(Operation *op) {
   SetVector<Value> inputs(op->getOperands().begin(), op->getOperands().end());
   getUsedValuesDefinedAbove(op->getRegions(), inputs);
   SmallVector<std::pair<Value, Value>> restore;
-  for (Value input : inputs) {
-    if (!heldAs(input))
-      continue;
-    FailureOr<Value> whole = localAs(input, MeshSharding(), op->getLoc());
-    if (failed(whole))
-      return failure();
-    restore.emplace_back(input, mapping.lookup(input));
-    mapping.map(input, *whole);
-  }
+  if (failed(mapWhole(inputs.getArrayRef(), op->getLoc(), restore)))
+    return failure();
   Operation *clone = builder.clone(*op, mapping);
   // Inside, everything is whole: annotations there say nothing any more.
   clone->walk([](ShardOp shard) {
     shard.getResult().replaceAllUsesWith(shard.getSrc());
     shard.erase();
   });
-  // Other users still read the sharded values.
-  for (auto [input, previous] : restore)
-    mapping.map(input, previous);
+  unmapWhole(restore);
+  return success();
+}
+
+LogicalResult
+Spmdizer::mapWhole(ArrayRef<Value> values, Location loc,
+                   SmallVectorImpl<std::pair<Value, Value>> &restore) {
+  for (Value value : values) {
+    if (!heldAs(value))
+      continue;
+    FailureOr<Value> whole = localAs(value, MeshSharding(), loc);
+    if (failed(whole))
+      return failure();
+    restore.emplace_back(value, mapping.lookup(value));
+    mapping.map(value, *whole);
+  }
   return success();
 }
 
@@ -290,7 +306,7 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
   MeshOp meshOp = lookupMesh(MeshSharding(mesh, {}));
   LoopSharding loops = deriveLoopSharding(
       iterators.size(), maps, axesPtrs, order,
-      getSplittableLoops(op, iterators), types,
+      getSplittableLoops(op, maps, iterators, types), types,
       meshOp && meshOp.isStatic() ? meshOp.getShape() : ArrayRef<int64_t>());
 
   SmallVector<Value> localOperands;
@@ -315,8 +331,20 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
                                             result.getResultNumber()]),
                          partial, kind)
             : MeshSharding());
-  if (failed(op.spmdize(localOperands, operandShardings, resultShardings,
-                        mapping, symbolTables, builder)))
+  // Tensors the regions read from above (a gather's table) are read
+  // whole, as in the original: the model said its regions allow it.
+  SetVector<Value> above;
+  getUsedValuesDefinedAbove(operation->getRegions(), above);
+  SmallVector<Value> tensorsAbove(llvm::make_filter_range(
+      above, [](Value v) { return isa<RankedTensorType>(v.getType()); }));
+  SmallVector<std::pair<Value, Value>> restore;
+  if (failed(mapWhole(tensorsAbove, operation->getLoc(), restore)))
+    return failure();
+  LogicalResult spmdized = op.spmdize(localOperands, operandShardings,
+                                      resultShardings, mapping, symbolTables,
+                                      builder);
+  unmapWhole(restore);
+  if (failed(spmdized))
     return failure();
   for (auto [result, sharding] :
        llvm::zip(operation->getResults(), resultShardings))
@@ -604,14 +632,15 @@ LogicalResult Spmdizer::rewrite(Operation *op) {
     // A copy: the structures of ops other than linalg's are not kept.
     LoopStructure structure = loopStructures.get(sharded);
     // A tensor its regions read from above has no place in the loop
-    // sharding: such an op runs on whole tensors.
+    // sharding: such an op runs on whole tensors, unless its model lets it
+    // read them whole while its loops are split (a linalg gather).
     SetVector<Value> above;
     getUsedValuesDefinedAbove(op->getRegions(), above);
     bool tensorFromAbove = llvm::any_of(above, [](Value v) {
       return isa<RankedTensorType>(v.getType());
     });
     if (structure.maps.size() == op->getNumOperands() + op->getNumResults() &&
-        !tensorFromAbove)
+        (!tensorFromAbove || sharded.canReadWholeTensorsFromAbove()))
       return rewriteSharded(sharded, structure);
   }
   return rewriteReplicated(op);

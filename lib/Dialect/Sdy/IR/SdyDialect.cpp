@@ -15,11 +15,27 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Transforms/InliningUtils.h"
 
 using namespace mlir;
 using namespace mlir::sdy;
 
 #include "meshsdy/Dialect/Sdy/IR/SdyDialect.cpp.inc"
+
+namespace {
+/// sdy ops only annotate values (constraints, reshards, region ops whose
+/// shardings name a mesh symbol of the module): a call's body holding them
+/// may be inlined into its caller, as Shardy allows.
+struct SdyInlinerInterface : public DialectInlinerInterface {
+  using DialectInlinerInterface::DialectInlinerInterface;
+  bool isLegalToInline(Operation *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+  bool isLegalToInline(Region *, Region *, bool, IRMapping &) const final {
+    return true;
+  }
+};
+} // namespace
 
 void SdyDialect::initialize() {
   registerAttributes();
@@ -27,6 +43,7 @@ void SdyDialect::initialize() {
 #define GET_OP_LIST
 #include "meshsdy/Dialect/Sdy/IR/SdyOps.cpp.inc"
       >();
+  addInterfaces<SdyInlinerInterface>();
 }
 
 LogicalResult SdyDialect::verifyOperationAttribute(Operation *op,

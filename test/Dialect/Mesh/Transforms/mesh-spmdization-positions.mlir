@@ -203,3 +203,36 @@ func.func @pad_reads_padded_position(%x: tensor<8x4xf32>) -> tensor<8x6xf32> {
   %r = mesh.shard %p to %s : tensor<8x6xf32>
   return %r : tensor<8x6xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_2(shape = 2)
+
+// A window sum (jnp.cumsum as jaxlib lowers it): the padded input is read
+// at d0 + d1, so neither loop is split although the result is: a device
+// computing its half of d0 would read the window at its local positions.
+// The op runs on whole tensors; its result is sliced.
+// CHECK-LABEL: func.func @window_sum
+// CHECK:         %[[WHOLE:.*]] = mesh.all_gather %{{.*}} gather_axis = 0 : tensor<8xf32> -> tensor<16xf32>
+// CHECK:         %[[PADDED:.*]] = tensor.pad %[[WHOLE]] low[15] high[0]
+// CHECK:         %[[SUM:.*]] = linalg.generic {{.*}} ins(%[[PADDED]], %{{.*}} : tensor<31xf32>, tensor<16xf32>) outs(%{{.*}} : tensor<16xf32>)
+// CHECK:         mesh.all_slice %[[SUM]] on @mesh_2 mesh_axes = [0] slice_axis = 0 : tensor<16xf32> -> tensor<8xf32>
+func.func @window_sum(%x: tensor<16xf32>) -> tensor<16xf32> {
+  %s = mesh.sharding @mesh_2 split_axes = [[0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s : tensor<16xf32>
+  %zero = arith.constant 0.0 : f32
+  %p = tensor.pad %xs low[15] high[0] {
+  ^bb0(%i: index):
+    tensor.yield %zero : f32
+  } : tensor<16xf32> to tensor<31xf32>
+  %w = tensor.empty() : tensor<16xf32>
+  %e = tensor.empty() : tensor<16xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%e : tensor<16xf32>) -> tensor<16xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0 + d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%p, %w : tensor<31xf32>, tensor<16xf32>) outs(%init : tensor<16xf32>) {
+  ^bb0(%in: f32, %unused: f32, %out: f32):
+    %a = arith.addf %out, %in : f32
+    linalg.yield %a : f32
+  } -> tensor<16xf32>
+  %rs = mesh.shard %r to %s : tensor<16xf32>
+  return %rs : tensor<16xf32>
+}

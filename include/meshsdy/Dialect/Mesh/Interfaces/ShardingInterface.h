@@ -89,10 +89,23 @@ ReductionKind getPartialReductionKind(ShardingInterface op,
                                       ArrayRef<utils::IteratorType> iterators);
 
 /// Loops whose splitting is supported: parallel loops, and reduction loops
-/// whose kind can be completed by a collective (not `generic`). `iterators`:
-/// `op`'s loop iterator types.
+/// whose kind can be completed by a collective (not `generic`), that no
+/// tensor reads through an expression other than the loop itself (`d1 +
+/// d2` in a window reduction) or loops in row-major order (a reshape's
+/// merged dimension, see getRowMajorLoops): the tensor dimension is not
+/// split there, and a device would read it at its local positions. `maps`,
+/// `iterators`: `op`'s indexing maps and loop iterator types; `types`: the
+/// global types of its tensors (operands, then results), which give the
+/// loop extents.
 SmallVector<bool> getSplittableLoops(ShardingInterface op,
-                                     ArrayRef<utils::IteratorType> iterators);
+                                     ArrayRef<AffineMap> maps,
+                                     ArrayRef<utils::IteratorType> iterators,
+                                     ArrayRef<RankedTensorType> types);
+
+/// The extent of each of `numLoops` loops that a static dimension of a
+/// tensor of `types` indexes alone (0 where none does).
+SmallVector<int64_t> getLoopExtents(unsigned numLoops, ArrayRef<AffineMap> maps,
+                                    ArrayRef<RankedTensorType> types);
 
 /// Per-device type of a tensor of type `global` sharded as `sharding` on
 /// `mesh`. A null sharding is replicated. A dimension whose pieces differ in

@@ -49,6 +49,19 @@ def Mesh_ShardingInterface : OpInterface<"ShardingInterface"> {
       /*retTy=*/"::llvm::SmallVector<::mlir::AffineMap>",
       /*methodName=*/"getIndexingMaps">,
     InterfaceMethod<
+      /*desc=*/[{Whether the op may be partitioned as its loop nest while
+        its regions read tensors defined above it (a gather's table, read by
+        `tensor.extract %table[%id, %j]` in a linalg body). If so, the
+        partitioner gives each device those tensors whole (gathering a
+        sharded one first) and the clone reads them as the original does;
+        a model answers true only if its regions then compute what the
+        original's do (they see global positions). If not (the default),
+        such an op runs on whole tensors.}],
+      /*retTy=*/"bool",
+      /*methodName=*/"canReadWholeTensorsFromAbove",
+      /*args=*/(ins), /*methodBody=*/"",
+      /*defaultImplementation=*/[{ return false; }]>,
+    InterfaceMethod<
       /*desc=*/[{Rewrites the op for one device. `localOperands` are the
         operands already in their per-device form, sharded as
         `operandShardings`; the op must produce its results sharded as

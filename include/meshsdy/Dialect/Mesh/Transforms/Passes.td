@@ -221,6 +221,26 @@ def MeshSpmdization
   ];
 }
 
+def MeshFoldReshapesIntoLinalg
+    : InterfacePass<"mesh-fold-reshapes-into-linalg", "::mlir::FunctionOpInterface"> {
+  let summary = "Fold the reshapes around linalg ops into their loops";
+  let description = [{
+    A `tensor.collapse_shape` feeding a linalg op, or a `tensor.expand_shape`
+    of its result, becomes part of the op: the op's loop over the merged
+    dimension becomes one loop per original dimension (upstream's fusion of
+    reshapes by expansion; named ops such as `linalg.batch_matmul` are
+    generalized first). Each original dimension then keeps a sharding of its
+    own, where a merged dimension could keep the inner one's only when the
+    outer one was split into single elements: PyTorch's attention, whose
+    torch-mlir export merges batch and heads into `batch_matmul`'s batch
+    dimension, keeps its heads split with its batch split over fewer devices
+    than it has rows, and moves no data at the reshapes. Reshapes of dynamic
+    shapes are left as they are. The partitioning pipelines run it first.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect",
+                           "::mlir::tensor::TensorDialect"];
+}
+
 def MeshSimplify
     : InterfacePass<"mesh-simplify", "::mlir::FunctionOpInterface"> {
   let summary = "Combine and remove collectives after partitioning";

@@ -47,6 +47,253 @@ int64_t rankOf(Value value) {
   return type ? type.getRank() : -1;
 }
 
+/// The shardings of an op's operands and results (null: replicated), and
+/// the mesh they are on.
+struct OpShardings {
+  SmallVector<TensorShardingAttr> operands, results;
+  MeshAttr mesh;
+  Attribute meshOrRef;
+};
+
+/// Whether every sharding in `shardings` is on `mesh` (`meshOrRef` in
+/// `any`), or on a mesh of the same axes.
+bool onOneMesh(Operation *op, ArrayRef<TensorShardingAttr> shardings,
+               TensorShardingAttr any, MeshAttr mesh) {
+  for (TensorShardingAttr sharding : shardings)
+    if (sharding && sharding.getMeshOrRef() != any.getMeshOrRef()) {
+      MeshAttr other = sharding.getMesh(op);
+      if (!other || other.getAxes() != mesh.getAxes())
+        return false;
+    }
+  return true;
+}
+
+/// The shardings of `op` under `rule`, or none when the op is left alone:
+/// its rule is custom or does not fit it, everything is replicated, or its
+/// tensors are on different meshes.
+std::optional<OpShardings> readOpShardings(Operation *op,
+                                           OpShardingRuleAttr rule) {
+  // Like Shardy, a custom rule (an opaque call) is left to the next stage.
+  if (rule.getIsCustomRule())
+    return std::nullopt;
+  if (static_cast<int64_t>(rule.getOperandMappings().size()) !=
+          op->getNumOperands() ||
+      static_cast<int64_t>(rule.getResultMappings().size()) !=
+          op->getNumResults())
+    return std::nullopt;
+  OpShardings result;
+  TensorShardingAttr any;
+  auto shardingOf = [&](Value value, int64_t rank) -> TensorShardingAttr {
+    TensorShardingAttr sharding = getSharding(value);
+    if (sharding && sharding.getRank() != rank)
+      return {};
+    any = any ? any : sharding;
+    return sharding;
+  };
+  for (auto [value, mapping] :
+       llvm::zip(op->getOperands(), rule.getOperandMappings())) {
+    // A rank-0 mapping is a scalar operand (linalg.fill's value); any
+    // other mismatch is a rule that does not fit: leave the op alone.
+    if (rankOf(value) != mapping.getRank() &&
+        !(mapping.getRank() == 0 && rankOf(value) < 0))
+      return std::nullopt;
+    result.operands.push_back(shardingOf(value, mapping.getRank()));
+  }
+  for (auto [value, mapping] :
+       llvm::zip(op->getResults(), rule.getResultMappings())) {
+    if (rankOf(value) != mapping.getRank())
+      return std::nullopt;
+    result.results.push_back(shardingOf(value, mapping.getRank()));
+  }
+  if (!any)
+    return std::nullopt; // everything replicated
+  result.mesh = any.getMesh(op);
+  if (!result.mesh)
+    return std::nullopt;
+  // Like Shardy, tensors on different meshes are left alone.
+  if (!onOneMesh(op, result.operands, any, result.mesh) ||
+      !onOneMesh(op, result.results, any, result.mesh))
+    return std::nullopt;
+  result.meshOrRef = any.getMeshOrRef();
+  return result;
+}
+
+/// Makes one op compatible with one sharding per factor: the plan is the
+/// axes chosen for each factor (`chosen`, made when built); the emission
+/// reshards the operands that disagree with it before the op, and after the
+/// op all-reduces sharded reductions and reshards the results back to what
+/// they were declared.
+class OpReshards {
+public:
+  OpReshards(Operation *op, OpShardingRuleAttr rule, OpShardings shardings)
+      : op(op), rule(rule), shardings(std::move(shardings)),
+        mesh(this->shardings.mesh),
+        projection(ShardingProjection::build(this->shardings.operands,
+                                             this->shardings.results, rule,
+                                             mesh)),
+        chosen(chooseAxes()) {}
+
+  void reshardOperands();
+  void reshardResults();
+
+private:
+  /// The axes of each factor: what chooseFactorAxes picks, off the
+  /// permutation factors.
+  SmallVector<AxisList> chooseAxes() const;
+  /// `tensor` sharded with the chosen axes of its factors.
+  TensorShardingAttr chosenSharding(const TensorFactorShardings &tensor,
+                                    TensorMappingAttr mapping) const;
+  /// The axes the results are all-reduced over, in mesh order.
+  AxisList reducedAxes() const;
+  /// After `result`: an all_reduce over `reduced` if any, computed as
+  /// `computed`, then a reshard to `original` if `changed`.
+  void reduceAndReshardBack(OpBuilder &builder, OpResult result,
+                            ArrayRef<AxisRefAttr> reduced,
+                            TensorShardingAttr computed,
+                            TensorShardingAttr original, bool changed) const;
+
+  Operation *op;
+  OpShardingRuleAttr rule;
+  OpShardings shardings;
+  MeshAttr mesh;
+  ShardingProjection projection;
+  SmallVector<AxisList> chosen;
+};
+
+SmallVector<AxisList> OpReshards::chooseAxes() const {
+  SmallVector<int64_t> tensorSizes;
+  for (Type type :
+       llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes())) {
+    auto shaped = dyn_cast<RankedTensorType>(type);
+    tensorSizes.push_back(
+        shaped && shaped.hasStaticShape() ? shaped.getNumElements() : 0);
+  }
+  SmallVector<AxisList> axes =
+      chooseFactorAxes(projection, rule, tensorSizes, mesh);
+  // Our partitioner computes no op along a sharded permutation factor
+  // (Shardy leaves that to XLA): its axes move to the batching factors,
+  // as need-replication axes do (or are gathered).
+  for (int64_t factor : rule.getPermutationFactors())
+    moveAxesToBatchingFactors(factor, rule, mesh, axes);
+  return axes;
+}
+
+TensorShardingAttr
+OpReshards::chosenSharding(const TensorFactorShardings &tensor,
+                           TensorMappingAttr mapping) const {
+  TensorFactorShardings target = tensor;
+  AxisList sharding; // the axes the target's dimensions use
+  for (int64_t factor = 0, e = rule.getNumFactors(); factor < e; ++factor) {
+    FactorSharding &f = target.factors[factor];
+    if (!f.isMapped)
+      continue;
+    f.axes = chosen[factor];
+    f.overflowAxes.clear();
+    f.isClosed = true;
+    sharding.append(f.axes.begin(), f.axes.end());
+  }
+  // An axis that now shards a dimension is no longer unreduced (it is
+  // reduced first) nor explicitly replicated.
+  auto used = [&](AxisRefAttr axis) {
+    return llvm::any_of(sharding,
+                        [&](AxisRefAttr s) { return overlaps(axis, s); });
+  };
+  llvm::erase_if(target.unreducedAxes, used);
+  llvm::erase_if(target.replicatedAxes, used);
+  return target.toSharding(op->getContext(), mapping, rule.getFactorSizes(),
+                           shardings.meshOrRef, mesh);
+}
+
+void OpReshards::reshardOperands() {
+  OpBuilder builder(op);
+  for (auto [i, operand] : llvm::enumerate(op->getOpOperands())) {
+    int64_t rank = rankOf(operand.get());
+    if (rank <= 0)
+      continue;
+    TensorShardingAttr target = chosenSharding(projection.getOperands()[i],
+                                               rule.getOperandMappings()[i]);
+    if (sameLayout(shardings.operands[i], target, rank))
+      continue;
+    operand.set(ReshardOp::create(builder, op->getLoc(),
+                                  operand.get().getType(), operand.get(),
+                                  target));
+  }
+}
+
+AxisList OpReshards::reducedAxes() const {
+  AxisList reduced;
+  for (int64_t factor : rule.getReductionFactors())
+    // A factor a result indexes is not reduced over, whatever a written
+    // rule says: its axes shard that result.
+    if (llvm::none_of(rule.getResultMappings(), [&](TensorMappingAttr result) {
+          return llvm::any_of(result.getDimMappings(), [&](DimMappingAttr dim) {
+            return llvm::is_contained(dim.getFactorIndices(), factor);
+          });
+        }))
+      reduced.append(chosen[factor].begin(), chosen[factor].end());
+  // Axes the result is declared unreduced on stay unreduced.
+  if (!shardings.results.empty() && shardings.results[0])
+    llvm::erase_if(reduced, [&](AxisRefAttr axis) {
+      return llvm::is_contained(shardings.results[0].getUnreducedAxes(),
+                                axis);
+    });
+  llvm::sort(reduced, getMeshComparator(mesh));
+  return reduced;
+}
+
+/// Results: a sharded reduction is all-reduced; a result that cannot
+/// keep its sharding is computed as chosen and resharded back.
+void OpReshards::reshardResults() {
+  AxisList reduced = reducedAxes();
+  SmallVector<TensorShardingAttr> newResultShardings;
+  bool resultsChanged = false;
+  OpBuilder builder(op->getContext());
+  builder.setInsertionPointAfter(op);
+  for (auto [i, result] : llvm::enumerate(op->getResults())) {
+    int64_t rank = rankOf(result);
+    TensorShardingAttr target = chosenSharding(projection.getResults()[i],
+                                               rule.getResultMappings()[i]);
+    TensorShardingAttr original =
+        shardings.results[i]
+            ? shardings.results[i]
+            : TensorShardingAttr::getFullyOpen(op->getContext(), rank,
+                                               shardings.meshOrRef);
+    bool changed = !sameLayout(shardings.results[i], target, rank);
+    newResultShardings.push_back(changed ? target : original);
+    resultsChanged |= changed;
+    reduceAndReshardBack(builder, result, reduced,
+                         changed ? target : original, original, changed);
+  }
+  if (resultsChanged)
+    op->setAttr(kShardingAttr, TensorShardingPerValueAttr::get(
+                                   op->getContext(), newResultShardings));
+}
+
+void OpReshards::reduceAndReshardBack(OpBuilder &builder, OpResult result,
+                                      ArrayRef<AxisRefAttr> reduced,
+                                      TensorShardingAttr computed,
+                                      TensorShardingAttr original,
+                                      bool changed) const {
+  Value value = result;
+  SmallPtrSet<Operation *, 2> added;
+  if (!reduced.empty()) {
+    auto allReduce = AllReduceOp::create(
+        builder, op->getLoc(), result.getType(), value,
+        AxisRefListAttr::get(op->getContext(), mergedAxes(reduced, mesh)),
+        computed);
+    added.insert(allReduce);
+    value = allReduce.getResult();
+  }
+  if (changed) {
+    auto reshard = ReshardOp::create(builder, op->getLoc(), result.getType(),
+                                     value, original);
+    added.insert(reshard);
+    value = reshard.getResult();
+  }
+  if (value != result)
+    result.replaceAllUsesExcept(value, added);
+}
+
 struct InsertExplicitReshardsPass
     : sdy::impl::InsertExplicitReshardsPassBase<InsertExplicitReshardsPass> {
   void runOnOperation() override {
@@ -84,161 +331,16 @@ struct InsertExplicitReshardsPass
     });
   }
 
+  /// Reshards `op`'s operands and results to one sharding per factor, or
+  /// leaves it alone (see readOpShardings).
   void makeCompatible(Operation *op) {
     OpShardingRuleAttr rule = getShardingRule(op);
-    // Like Shardy, a custom rule (an opaque call) is left to the next stage.
-    if (rule.getIsCustomRule())
+    std::optional<OpShardings> shardings = readOpShardings(op, rule);
+    if (!shardings)
       return;
-    if (static_cast<int64_t>(rule.getOperandMappings().size()) !=
-            op->getNumOperands() ||
-        static_cast<int64_t>(rule.getResultMappings().size()) !=
-            op->getNumResults())
-      return;
-    SmallVector<TensorShardingAttr> operandShardings, resultShardings;
-    TensorShardingAttr any;
-    auto shardingOf = [&](Value value, int64_t rank) -> TensorShardingAttr {
-      TensorShardingAttr sharding = getSharding(value);
-      if (sharding && sharding.getRank() != rank)
-        return {};
-      any = any ? any : sharding;
-      return sharding;
-    };
-    for (auto [value, mapping] :
-         llvm::zip(op->getOperands(), rule.getOperandMappings())) {
-      // A rank-0 mapping is a scalar operand (linalg.fill's value); any
-      // other mismatch is a rule that does not fit: leave the op alone.
-      if (rankOf(value) != mapping.getRank() &&
-          !(mapping.getRank() == 0 && rankOf(value) < 0))
-        return;
-      operandShardings.push_back(shardingOf(value, mapping.getRank()));
-    }
-    for (auto [value, mapping] :
-         llvm::zip(op->getResults(), rule.getResultMappings())) {
-      if (rankOf(value) != mapping.getRank())
-        return;
-      resultShardings.push_back(shardingOf(value, mapping.getRank()));
-    }
-    if (!any)
-      return; // everything replicated
-    MeshAttr mesh = any.getMesh(op);
-    if (!mesh)
-      return;
-    // Like Shardy, tensors on different meshes are left alone.
-    for (TensorShardingAttr sharding :
-         llvm::concat<TensorShardingAttr>(operandShardings, resultShardings))
-      if (sharding && sharding.getMeshOrRef() != any.getMeshOrRef()) {
-        MeshAttr other = sharding.getMesh(op);
-        if (!other || other.getAxes() != mesh.getAxes())
-          return;
-      }
-    Attribute meshOrRef = any.getMeshOrRef();
-    ShardingProjection projection = ShardingProjection::build(
-        operandShardings, resultShardings, rule, mesh);
-
-    SmallVector<int64_t> tensorSizes;
-    for (Type type : llvm::concat<Type>(op->getOperandTypes(),
-                                        op->getResultTypes())) {
-      auto shaped = dyn_cast<RankedTensorType>(type);
-      tensorSizes.push_back(shaped && shaped.hasStaticShape()
-                                ? shaped.getNumElements()
-                                : 0);
-    }
-    int64_t numFactors = rule.getNumFactors();
-    SmallVector<AxisList> chosen =
-        chooseFactorAxes(projection, rule, tensorSizes, mesh);
-    // Our partitioner computes no op along a sharded permutation factor
-    // (Shardy leaves that to XLA): its axes move to the batching factors,
-    // as need-replication axes do (or are gathered).
-    for (int64_t factor : rule.getPermutationFactors())
-      moveAxesToBatchingFactors(factor, rule, mesh, chosen);
-
-    auto reshardedTo = [&](const TensorFactorShardings &tensor,
-                           TensorMappingAttr mapping) {
-      TensorFactorShardings target = tensor;
-      AxisList sharding; // the axes the target's dimensions use
-      for (int64_t factor = 0; factor < numFactors; ++factor) {
-        FactorSharding &f = target.factors[factor];
-        if (!f.isMapped)
-          continue;
-        f.axes = chosen[factor];
-        f.overflowAxes.clear();
-        f.isClosed = true;
-        sharding.append(f.axes.begin(), f.axes.end());
-      }
-      // An axis that now shards a dimension is no longer unreduced (it is
-      // reduced first) nor explicitly replicated.
-      auto used = [&](AxisRefAttr axis) {
-        return llvm::any_of(sharding,
-                            [&](AxisRefAttr s) { return overlaps(axis, s); });
-      };
-      llvm::erase_if(target.unreducedAxes, used);
-      llvm::erase_if(target.replicatedAxes, used);
-      return target.toSharding(op->getContext(), mapping,
-                               rule.getFactorSizes(), meshOrRef, mesh);
-    };
-
-    OpBuilder builder(op);
-    for (auto [i, operand] : llvm::enumerate(op->getOpOperands())) {
-      int64_t rank = rankOf(operand.get());
-      if (rank <= 0)
-        continue;
-      TensorShardingAttr target =
-          reshardedTo(projection.getOperands()[i], rule.getOperandMappings()[i]);
-      if (sameLayout(operandShardings[i], target, rank))
-        continue;
-      operand.set(ReshardOp::create(builder, op->getLoc(),
-                                    operand.get().getType(), operand.get(),
-                                    target));
-    }
-
-    // Results: a sharded reduction is all-reduced; a result that cannot
-    // keep its sharding is computed as chosen and resharded back.
-    AxisList reduced;
-    for (int64_t factor : rule.getReductionFactors())
-      reduced.append(chosen[factor].begin(), chosen[factor].end());
-    // Axes the result is declared unreduced on stay unreduced.
-    if (!resultShardings.empty() && resultShardings[0])
-      llvm::erase_if(reduced, [&](AxisRefAttr axis) {
-        return llvm::is_contained(resultShardings[0].getUnreducedAxes(), axis);
-      });
-    llvm::sort(reduced, getMeshComparator(mesh));
-    SmallVector<TensorShardingAttr> newResultShardings;
-    bool resultsChanged = false;
-    builder.setInsertionPointAfter(op);
-    for (auto [i, result] : llvm::enumerate(op->getResults())) {
-      int64_t rank = rankOf(result);
-      TensorShardingAttr target =
-          reshardedTo(projection.getResults()[i], rule.getResultMappings()[i]);
-      TensorShardingAttr original =
-          resultShardings[i]
-              ? resultShardings[i]
-              : TensorShardingAttr::getFullyOpen(op->getContext(), rank,
-                                                 meshOrRef);
-      bool changed = !sameLayout(resultShardings[i], target, rank);
-      newResultShardings.push_back(changed ? target : original);
-      resultsChanged |= changed;
-      Value value = result;
-      SmallPtrSet<Operation *, 2> added;
-      if (!reduced.empty()) {
-        auto allReduce = AllReduceOp::create(
-            builder, op->getLoc(), result.getType(), value,
-            AxisRefListAttr::get(op->getContext(), mergedAxes(reduced, mesh)),
-            changed ? target : original);
-        added.insert(allReduce);
-        value = allReduce.getResult();
-      }
-      if (changed) {
-        auto reshard = ReshardOp::create(builder, op->getLoc(),
-                                         result.getType(), value, original);
-        added.insert(reshard);
-        value = reshard.getResult();
-      }
-      if (value != result)
-        result.replaceAllUsesExcept(value, added);
-    }
-    if (resultsChanged)
-      op->setAttr(kShardingAttr, TensorShardingPerValueAttr::get(
-                                     op->getContext(), newResultShardings));
+    OpReshards reshards(op, rule, std::move(*shardings));
+    reshards.reshardOperands();
+    reshards.reshardResults();
   }
 };
 

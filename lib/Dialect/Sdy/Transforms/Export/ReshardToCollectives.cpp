@@ -70,6 +70,365 @@ AxisRefListAttr mergedList(ArrayRef<AxisRefAttr> axes, MeshAttr mesh) {
   return AxisRefListAttr::get(mesh.getContext(), mergedAxes(axes, mesh));
 }
 
+/// Lowers one reshard to collectives, as Shardy's CollectiveInserter does.
+/// The layout the collectives emitted so far produce (`dims`, `unreduced`)
+/// starts at the input's sharding; each step below is a phase of the state
+/// machine: it emits at most one collective that brings that layout closer
+/// to the target, and updates the layout to what the collective produces.
+/// Once axes stop fitting the first phases, `plans` says what each
+/// dimension still keeps, loses and gains, and the later phases work it off.
+class ReshardLowering {
+public:
+  ReshardLowering(ReshardOp op, TensorShardingAttr source, MeshAttr mesh,
+                  RankedTensorType type);
+
+  /// Emits the collectives, phase by phase.
+  void emitCollectives();
+
+  /// The collectives emitted, in order.
+  ArrayRef<Operation *> getEmitted() const { return emitted; }
+  /// The value the last collective produces (the input if none).
+  Value getCurrent() const { return current; }
+
+private:
+  // The phases, in the order they run.
+  void allReduceDroppedUnreduced();
+  bool sliceUnusedAxesThenPermute();
+  void planDims();
+  bool moveAxesAcrossDims();
+  void sliceGainSurplus();
+  void permuteSameSizeReplacements();
+  void sliceWhere(llvm::function_ref<bool(const DimPlan &)> pick);
+  void gatherLost();
+
+  /// How the axes the target adds and nothing uses now fill the dimensions
+  /// that must grow, exactly; none if they do not.
+  std::optional<SmallVector<AxisList>> slicingOfUnusedAxes() const;
+  /// The front of what `plan` gains that makes up the difference when it
+  /// gains more devices than it loses, if those axes are free (not in
+  /// `inUse`); empty otherwise.
+  AxisList surplusFront(const DimPlan &plan,
+                        ArrayRef<AxisRefAttr> inUse) const;
+
+  /// The sharding of the current layout, as each collective's result.
+  TensorShardingAttr currentSharding() const;
+  /// The axes the current layout's dimensions use.
+  AxisList axesInUse() const;
+  /// The current layout from the plans: what each dimension keeps, then
+  /// what it has yet to lose.
+  void applyPlans();
+  /// Makes `collective` the producer of the current value.
+  void record(Operation *collective);
+
+  TensorShardingAttr target;
+  MeshAttr mesh;
+  RankedTensorType type;
+  Location loc;
+  MLIRContext *ctx;
+  int64_t rank;
+  OpBuilder builder;
+
+  SmallVector<AxisList> dims;
+  AxisList unreduced;
+  SmallVector<DimPlan> plans;
+  Value current;
+  SmallVector<Operation *> emitted;
+};
+
+ReshardLowering::ReshardLowering(ReshardOp op, TensorShardingAttr source,
+                                 MeshAttr mesh, RankedTensorType type)
+    : target(op.getSharding()), mesh(mesh), type(type), loc(op.getLoc()),
+      ctx(op.getContext()), rank(type.getRank()), builder(op),
+      dims(rank), current(op.getInput()) {
+  if (!source)
+    return;
+  for (auto [d, dim] : llvm::enumerate(source.getDimShardings()))
+    dims[d].assign(dim.getAxes().begin(), dim.getAxes().end());
+  unreduced.assign(source.getUnreducedAxes().begin(),
+                   source.getUnreducedAxes().end());
+}
+
+void ReshardLowering::emitCollectives() {
+  allReduceDroppedUnreduced();
+  if (sliceUnusedAxesThenPermute())
+    return;
+  planDims();
+  while (moveAxesAcrossDims()) {
+  }
+  sliceGainSurplus();
+  permuteSameSizeReplacements();
+  // 6. Slice dimensions that lose nothing first (as Shardy does: the
+  // tensors stay small), when the axes they gain are free; 7. gather what
+  // is still lost; 8. slice what is still gained.
+  AxisList inUse = axesInUse();
+  sliceWhere([&](const DimPlan &plan) {
+    return plan.lost.empty() && !anyOverlap(plan.gained, inUse);
+  });
+  gatherLost();
+  sliceWhere([](const DimPlan &) { return true; });
+}
+
+TensorShardingAttr ReshardLowering::currentSharding() const {
+  SmallVector<DimensionShardingAttr> dimShardings;
+  for (const AxisList &axes : dims)
+    dimShardings.push_back(DimensionShardingAttr::get(
+        ctx, mergedAxes(axes, mesh), /*isClosed=*/true, {}));
+  return TensorShardingAttr::get(ctx, target.getMeshOrRef(), dimShardings, {},
+                                 unreduced);
+}
+
+AxisList ReshardLowering::axesInUse() const {
+  AxisList inUse;
+  for (const AxisList &axes : dims)
+    inUse.append(axes.begin(), axes.end());
+  return inUse;
+}
+
+void ReshardLowering::applyPlans() {
+  for (int64_t d = 0; d < rank; ++d) {
+    dims[d] = plans[d].kept;
+    dims[d].append(plans[d].lost.begin(), plans[d].lost.end());
+  }
+}
+
+void ReshardLowering::record(Operation *collective) {
+  emitted.push_back(collective);
+  current = collective->getResult(0);
+}
+
+/// 1. Unreduced axes the target drops are all-reduced.
+void ReshardLowering::allReduceDroppedUnreduced() {
+  AxisList reduced;
+  for (AxisRefAttr axis : unreduced)
+    if (!llvm::is_contained(target.getUnreducedAxes(), axis))
+      reduced.push_back(axis);
+  if (reduced.empty())
+    return;
+  llvm::erase_if(unreduced,
+                 [&](AxisRefAttr a) { return llvm::is_contained(reduced, a); });
+  record(AllReduceOp::create(builder, loc, type, current,
+                             AxisRefListAttr::get(ctx, reduced),
+                             currentSharding()));
+}
+
+/// 2. When the axes the target adds and nothing uses now fit the
+/// dimensions that must grow, exactly, slice them there and let one
+/// permute put every axis in place (as Shardy does: all_slice, then
+/// collective_permute, rather than moving axes between dimensions).
+/// Returns whether that finished the reshard.
+bool ReshardLowering::sliceUnusedAxesThenPermute() {
+  std::optional<SmallVector<AxisList>> slicing = slicingOfUnusedAxes();
+  if (!slicing)
+    return false;
+  SmallVector<AxisRefListAttr> lists;
+  for (int64_t d = 0; d < rank; ++d) {
+    lists.push_back(mergedList((*slicing)[d], mesh));
+    dims[d].append((*slicing)[d].begin(), (*slicing)[d].end());
+  }
+  record(AllSliceOp::create(builder, loc, type, current,
+                            ListOfAxisRefListsAttr::get(ctx, lists),
+                            currentSharding()));
+  bool placed = true;
+  for (auto [d, dim] : llvm::enumerate(target.getDimShardings()))
+    placed &= ArrayRef(mergedAxes(dims[d], mesh)) == dim.getAxes();
+  if (!placed)
+    record(CollectivePermuteOp::create(builder, loc, type, current,
+                                       currentSharding()));
+  return true;
+}
+
+std::optional<SmallVector<AxisList>>
+ReshardLowering::slicingOfUnusedAxes() const {
+  AxisList inUse = axesInUse(), unused;
+  SmallVector<int64_t> room;
+  bool fits = true;
+  for (auto [d, dim] : llvm::enumerate(target.getDimShardings())) {
+    int64_t want = getTotalSize(dim.getAxes(), mesh);
+    int64_t have = getTotalSize(dims[d], mesh);
+    fits &= want % have == 0;
+    room.push_back(want / have);
+    for (AxisRefAttr axis : dim.getAxes())
+      if (!anyOverlap(axis, inUse))
+        unused.push_back(axis);
+  }
+  SmallVector<AxisList> slicing(rank);
+  ArrayRef<AxisRefAttr> next = unused;
+  for (int64_t d = 0; d < rank && fits; ++d)
+    while (!next.empty() && room[d] > 1 &&
+           room[d] % axisSize(next.front(), mesh) == 0) {
+      room[d] /= axisSize(next.front(), mesh);
+      slicing[d].push_back(next.front());
+      next = next.drop_front();
+    }
+  fits &= !unused.empty() && next.empty() &&
+          llvm::all_of(room, [](int64_t r) { return r == 1; });
+  if (!fits)
+    return std::nullopt;
+  return slicing;
+}
+
+void ReshardLowering::planDims() {
+  for (int64_t d = 0; d < rank; ++d)
+    plans.push_back(
+        planDim(dims[d], target.getDimShardings()[d].getAxes(), mesh));
+}
+
+/// 3. What one dimension loses and another gains first moves across; the
+/// caller repeats this until nothing moves (a move can make the next one
+/// possible). Returns whether an all_to_all was emitted.
+bool ReshardLowering::moveAxesAcrossDims() {
+  for (int64_t src = 0; src < rank; ++src) {
+    AxisList &lost = plans[src].lost;
+    for (int64_t tgt = 0; tgt < rank && !lost.empty(); ++tgt) {
+      DimPlan &to = plans[tgt];
+      if (tgt == src || !to.lost.empty() || to.gained.size() < lost.size())
+        continue;
+      ArrayRef<AxisRefAttr> wanted =
+          ArrayRef(to.gained).take_front(lost.size());
+      if (!llvm::equal(lost, wanted)) {
+        // The same axes in another order: a permute reorders them in
+        // place first (as Shardy does), then they move.
+        if (!std::is_permutation(lost.begin(), lost.end(), wanted.begin(),
+                                 wanted.end()))
+          continue;
+        lost.assign(wanted.begin(), wanted.end());
+        applyPlans();
+        record(CollectivePermuteOp::create(builder, loc, type, current,
+                                           currentSharding()));
+      }
+      to.kept.append(lost.begin(), lost.end());
+      to.gained.erase(to.gained.begin(), to.gained.begin() + lost.size());
+      AxisList axes = std::move(lost);
+      lost.clear();
+      applyPlans();
+      auto param = AllToAllParamAttr::get(
+          ctx, mergedList(axes, mesh).getValue(), src, tgt);
+      record(AllToAllOp::create(builder, loc, type, current,
+                                AllToAllParamListAttr::get(ctx, {param}),
+                                currentSharding()));
+      return true;
+    }
+  }
+  return false;
+}
+
+/// 4. A dimension that gains more devices than it loses first slices
+/// the difference off the front of what it gains, when those axes are
+/// free, so that a permute replaces the rest (Shardy does the same).
+void ReshardLowering::sliceGainSurplus() {
+  AxisList inUseNow = axesInUse();
+  SmallVector<AxisRefListAttr> slicing;
+  bool any = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    DimPlan &plan = plans[d];
+    AxisList front = surplusFront(plan, inUseNow);
+    slicing.push_back(mergedList(front, mesh));
+    if (front.empty())
+      continue;
+    any = true;
+    plan.lost.append(front.begin(), front.end());
+    dims[d].append(front.begin(), front.end());
+    inUseNow.append(front.begin(), front.end());
+  }
+  if (any)
+    record(AllSliceOp::create(builder, loc, type, current,
+                              ListOfAxisRefListsAttr::get(ctx, slicing),
+                              currentSharding()));
+}
+
+AxisList ReshardLowering::surplusFront(const DimPlan &plan,
+                                       ArrayRef<AxisRefAttr> inUse) const {
+  AxisList front;
+  if (plan.lost.empty() || plan.gained.empty())
+    return front;
+  int64_t lost = getTotalSize(plan.lost, mesh);
+  int64_t gained = getTotalSize(plan.gained, mesh);
+  if (gained <= lost || gained % lost != 0)
+    return front;
+  for (AxisRefAttr axis : plan.gained) {
+    int64_t need = gained / lost / getTotalSize(front, mesh);
+    if (need <= 1)
+      break;
+    int64_t size = axisSize(axis, mesh);
+    if (size > need && size % need == 0) {
+      // The major part of this axis completes the difference.
+      front.push_back(
+          makeAxisRef(ctx, axis.getName(), axis.getPreSize(), need, mesh));
+      break;
+    }
+    front.push_back(axis);
+  }
+  if (getTotalSize(front, mesh) != gained / lost || anyOverlap(front, inUse))
+    front.clear();
+  return front;
+}
+
+/// 5. Same-size replacements: one collective_permute.
+void ReshardLowering::permuteSameSizeReplacements() {
+  bool any = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    DimPlan &plan = plans[d];
+    if (plan.lost.empty() || plan.gained.empty() ||
+        getTotalSize(plan.lost, mesh) != getTotalSize(plan.gained, mesh))
+      continue;
+    AxisList othersNow;
+    for (int64_t e = 0; e < rank; ++e)
+      if (e != d)
+        othersNow.append(dims[e].begin(), dims[e].end());
+    if (anyOverlap(plan.gained, othersNow))
+      continue;
+    dims[d] = plan.kept;
+    dims[d].append(plan.gained.begin(), plan.gained.end());
+    plan.kept = dims[d];
+    plan.lost.clear();
+    plan.gained.clear();
+    any = true;
+  }
+  if (any)
+    record(CollectivePermuteOp::create(builder, loc, type, current,
+                                       currentSharding()));
+}
+
+/// 6. and 8. One all_slice of what the dimensions `pick` chooses gain.
+void ReshardLowering::sliceWhere(
+    llvm::function_ref<bool(const DimPlan &)> pick) {
+  SmallVector<AxisRefListAttr> slicing;
+  bool any = false;
+  for (int64_t d = 0; d < rank; ++d) {
+    DimPlan &plan = plans[d];
+    bool now = !plan.gained.empty() && pick(plan);
+    slicing.push_back(mergedList(now ? plan.gained : AxisList(), mesh));
+    if (!now)
+      continue;
+    any = true;
+    plan.kept.append(plan.gained.begin(), plan.gained.end());
+    plan.gained.clear();
+  }
+  if (!any)
+    return;
+  applyPlans();
+  record(AllSliceOp::create(builder, loc, type, current,
+                            ListOfAxisRefListsAttr::get(ctx, slicing),
+                            currentSharding()));
+}
+
+/// 7. One all_gather of what the dimensions still lose.
+void ReshardLowering::gatherLost() {
+  SmallVector<AxisRefListAttr> gathering;
+  bool any = false;
+  for (DimPlan &plan : plans) {
+    gathering.push_back(mergedList(plan.lost, mesh));
+    any |= !plan.lost.empty();
+    plan.lost.clear();
+  }
+  if (!any)
+    return;
+  applyPlans();
+  record(AllGatherOp::create(builder, loc, type, current,
+                             ListOfAxisRefListsAttr::get(ctx, gathering),
+                             currentSharding()));
+}
+
 struct ReshardToCollectivesPass
     : sdy::impl::ReshardToCollectivesPassBase<ReshardToCollectivesPass> {
   using ReshardToCollectivesPassBase::ReshardToCollectivesPassBase;
@@ -92,265 +451,9 @@ struct ReshardToCollectivesPass
       return; // across meshes: Shardy keeps these too
     if (source && source.getRank() != type.getRank())
       return;
-    MLIRContext *ctx = op.getContext();
-    int64_t rank = type.getRank();
-
-    // The current layout, updated by each collective.
-    SmallVector<AxisList> dims(rank);
-    AxisList unreduced;
-    if (source) {
-      for (auto [d, dim] : llvm::enumerate(source.getDimShardings()))
-        dims[d].assign(dim.getAxes().begin(), dim.getAxes().end());
-      unreduced.assign(source.getUnreducedAxes().begin(),
-                       source.getUnreducedAxes().end());
-    }
-    auto shardingOf = [&]() {
-      SmallVector<DimensionShardingAttr> dimShardings;
-      for (const AxisList &axes : dims)
-        dimShardings.push_back(DimensionShardingAttr::get(
-            ctx, mergedAxes(axes, mesh), /*isClosed=*/true, {}));
-      return TensorShardingAttr::get(ctx, target.getMeshOrRef(), dimShardings,
-                                     {}, unreduced);
-    };
-
-    OpBuilder builder(op);
-    Value current = op.getInput();
-    SmallVector<Operation *> emitted;
-    auto record = [&](Operation *collective) {
-      emitted.push_back(collective);
-      current = collective->getResult(0);
-    };
-
-    // 1. Unreduced axes the target drops are all-reduced.
-    AxisList reduced;
-    for (AxisRefAttr axis : unreduced)
-      if (!llvm::is_contained(target.getUnreducedAxes(), axis))
-        reduced.push_back(axis);
-    if (!reduced.empty()) {
-      llvm::erase_if(unreduced, [&](AxisRefAttr a) {
-        return llvm::is_contained(reduced, a);
-      });
-      record(AllReduceOp::create(builder, op.getLoc(), type, current,
-                                 AxisRefListAttr::get(ctx, reduced),
-                                 shardingOf()));
-    }
-
-    // 2. When the axes the target adds and nothing uses now fit the
-    // dimensions that must grow, exactly, slice them there and let one
-    // permute put every axis in place (as Shardy does: all_slice, then
-    // collective_permute, rather than moving axes between dimensions).
-    {
-      AxisList inUse, unused;
-      for (const AxisList &axes : dims)
-        inUse.append(axes.begin(), axes.end());
-      SmallVector<int64_t> room;
-      bool fits = true;
-      for (auto [d, dim] : llvm::enumerate(target.getDimShardings())) {
-        int64_t want = getTotalSize(dim.getAxes(), mesh);
-        int64_t have = getTotalSize(dims[d], mesh);
-        fits &= want % have == 0;
-        room.push_back(want / have);
-        for (AxisRefAttr axis : dim.getAxes())
-          if (!anyOverlap(axis, inUse))
-            unused.push_back(axis);
-      }
-      SmallVector<AxisList> slicing(rank);
-      ArrayRef<AxisRefAttr> next = unused;
-      for (int64_t d = 0; d < rank && fits; ++d)
-        while (!next.empty() && room[d] > 1 &&
-               room[d] % axisSize(next.front(), mesh) == 0) {
-          room[d] /= axisSize(next.front(), mesh);
-          slicing[d].push_back(next.front());
-          next = next.drop_front();
-        }
-      fits &= !unused.empty() && next.empty() &&
-              llvm::all_of(room, [](int64_t r) { return r == 1; });
-      if (fits) {
-        SmallVector<AxisRefListAttr> lists;
-        for (int64_t d = 0; d < rank; ++d) {
-          lists.push_back(mergedList(slicing[d], mesh));
-          dims[d].append(slicing[d].begin(), slicing[d].end());
-        }
-        record(AllSliceOp::create(builder, op.getLoc(), type, current,
-                                  ListOfAxisRefListsAttr::get(ctx, lists),
-                                  shardingOf()));
-        bool placed = true;
-        for (auto [d, dim] : llvm::enumerate(target.getDimShardings()))
-          placed &= ArrayRef(mergedAxes(dims[d], mesh)) == dim.getAxes();
-        if (!placed)
-          record(CollectivePermuteOp::create(builder, op.getLoc(), type,
-                                             current, shardingOf()));
-        return finish(op, emitted, current, target);
-      }
-    }
-
-    SmallVector<DimPlan> plans;
-    for (int64_t d = 0; d < rank; ++d)
-      plans.push_back(
-          planDim(dims[d], target.getDimShardings()[d].getAxes(), mesh));
-    auto applyPlans = [&]() {
-      for (int64_t d = 0; d < rank; ++d) {
-        dims[d] = plans[d].kept;
-        dims[d].append(plans[d].lost.begin(), plans[d].lost.end());
-      }
-    };
-
-    // 3. What one dimension loses and another gains first moves across
-    // (until nothing moves: a move can make the next one possible).
-    auto moveOnce = [&]() {
-      for (int64_t src = 0; src < rank; ++src) {
-        AxisList &lost = plans[src].lost;
-        for (int64_t tgt = 0; tgt < rank && !lost.empty(); ++tgt) {
-          DimPlan &to = plans[tgt];
-          if (tgt == src || !to.lost.empty() || to.gained.size() < lost.size())
-            continue;
-          ArrayRef<AxisRefAttr> wanted =
-              ArrayRef(to.gained).take_front(lost.size());
-          if (!llvm::equal(lost, wanted)) {
-            // The same axes in another order: a permute reorders them in
-            // place first (as Shardy does), then they move.
-            if (!std::is_permutation(lost.begin(), lost.end(), wanted.begin(),
-                                     wanted.end()))
-              continue;
-            lost.assign(wanted.begin(), wanted.end());
-            applyPlans();
-            record(CollectivePermuteOp::create(builder, op.getLoc(), type,
-                                               current, shardingOf()));
-          }
-          to.kept.append(lost.begin(), lost.end());
-          to.gained.erase(to.gained.begin(), to.gained.begin() + lost.size());
-          AxisList axes = std::move(lost);
-          lost.clear();
-          applyPlans();
-          auto param = AllToAllParamAttr::get(ctx, mergedList(axes, mesh).getValue(), src, tgt);
-          record(AllToAllOp::create(builder, op.getLoc(), type, current,
-                                    AllToAllParamListAttr::get(ctx, {param}),
-                                    shardingOf()));
-          return true;
-        }
-      }
-      return false;
-    };
-    while (moveOnce()) {
-    }
-
-    // 4. A dimension that gains more devices than it loses first slices
-    // the difference off the front of what it gains, when those axes are
-    // free, so that a permute replaces the rest (Shardy does the same).
-    {
-      AxisList inUseNow;
-      for (const AxisList &axes : dims)
-        inUseNow.append(axes.begin(), axes.end());
-      SmallVector<AxisRefListAttr> slicing;
-      bool any = false;
-      for (int64_t d = 0; d < rank; ++d) {
-        DimPlan &plan = plans[d];
-        AxisList front;
-        if (!plan.lost.empty() && !plan.gained.empty()) {
-          int64_t lost = getTotalSize(plan.lost, mesh);
-          int64_t gained = getTotalSize(plan.gained, mesh);
-          if (gained > lost && gained % lost == 0) {
-            for (AxisRefAttr axis : plan.gained) {
-              int64_t need = gained / lost / getTotalSize(front, mesh);
-              if (need <= 1)
-                break;
-              int64_t size = axisSize(axis, mesh);
-              if (size > need && size % need == 0) {
-                // The major part of this axis completes the difference.
-                front.push_back(makeAxisRef(ctx, axis.getName(),
-                                            axis.getPreSize(), need, mesh));
-                break;
-              }
-              front.push_back(axis);
-            }
-            if (getTotalSize(front, mesh) != gained / lost ||
-                anyOverlap(front, inUseNow))
-              front.clear();
-          }
-        }
-        slicing.push_back(mergedList(front, mesh));
-        if (front.empty())
-          continue;
-        any = true;
-        plan.lost.append(front.begin(), front.end());
-        dims[d].append(front.begin(), front.end());
-        inUseNow.append(front.begin(), front.end());
-      }
-      if (any)
-        record(AllSliceOp::create(builder, op.getLoc(), type, current,
-                                  ListOfAxisRefListsAttr::get(ctx, slicing),
-                                  shardingOf()));
-    }
-
-    // 5. Same-size replacements: one collective_permute.
-    SmallVector<int64_t> permuted;
-    for (int64_t d = 0; d < rank; ++d) {
-      DimPlan &plan = plans[d];
-      if (plan.lost.empty() || plan.gained.empty() ||
-          getTotalSize(plan.lost, mesh) != getTotalSize(plan.gained, mesh))
-        continue;
-      AxisList othersNow;
-      for (int64_t e = 0; e < rank; ++e)
-        if (e != d)
-          othersNow.append(dims[e].begin(), dims[e].end());
-      if (anyOverlap(plan.gained, othersNow))
-        continue;
-      dims[d] = plan.kept;
-      dims[d].append(plan.gained.begin(), plan.gained.end());
-      plan.kept = dims[d];
-      plan.lost.clear();
-      plan.gained.clear();
-      permuted.push_back(d);
-    }
-    if (!permuted.empty())
-      record(CollectivePermuteOp::create(builder, op.getLoc(), type, current,
-                                         shardingOf()));
-
-    // 6. Slice dimensions that lose nothing first (as Shardy does: the
-    // tensors stay small), when the axes they gain are free; 7. gather what
-    // is still lost; 8. slice what is still gained.
-    AxisList inUse;
-    for (const AxisList &axes : dims)
-      inUse.append(axes.begin(), axes.end());
-    auto sliceWhere = [&](llvm::function_ref<bool(const DimPlan &)> pick) {
-      SmallVector<AxisRefListAttr> slicing;
-      bool any = false;
-      for (int64_t d = 0; d < rank; ++d) {
-        DimPlan &plan = plans[d];
-        bool now = !plan.gained.empty() && pick(plan);
-        slicing.push_back(mergedList(now ? plan.gained : AxisList(), mesh));
-        if (!now)
-          continue;
-        any = true;
-        plan.kept.append(plan.gained.begin(), plan.gained.end());
-        plan.gained.clear();
-      }
-      if (!any)
-        return;
-      applyPlans();
-      record(AllSliceOp::create(builder, op.getLoc(), type, current,
-                                ListOfAxisRefListsAttr::get(ctx, slicing),
-                                shardingOf()));
-    };
-    sliceWhere([&](const DimPlan &plan) {
-      return plan.lost.empty() && !anyOverlap(plan.gained, inUse);
-    });
-    SmallVector<AxisRefListAttr> gathering;
-    bool gather = false;
-    for (DimPlan &plan : plans) {
-      gathering.push_back(mergedList(plan.lost, mesh));
-      gather |= !plan.lost.empty();
-      plan.lost.clear();
-    }
-    if (gather) {
-      applyPlans();
-      record(AllGatherOp::create(builder, op.getLoc(), type, current,
-                                 ListOfAxisRefListsAttr::get(ctx, gathering),
-                                 shardingOf()));
-    }
-    sliceWhere([](const DimPlan &) { return true; });
-
-    finish(op, emitted, current, target);
+    ReshardLowering lowering(op, source, mesh, type);
+    lowering.emitCollectives();
+    finish(op, lowering.getEmitted(), lowering.getCurrent(), target);
   }
 
   /// Whether `op` (changing nothing) is the only place its input's sharding
@@ -381,8 +484,6 @@ struct ReshardToCollectivesPass
     op.getResult().replaceAllUsesWith(current);
     op.erase();
   }
-
-
 };
 
 } // namespace

@@ -1,8 +1,11 @@
 //===- UpdateNonDivisibleInputOutputShardings.cpp - even boundary shards --===//
 
+#include "meshsdy/Dialect/Sdy/IR/SdyOps.h"
 #include "meshsdy/Dialect/Sdy/IR/ValueShardings.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Common/ModuleShardings.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Export/Passes.h"
+
+#include "mlir/IR/Builders.h"
 
 #include <numeric>
 
@@ -73,6 +76,23 @@ TensorShardingAttr makeDivisible(TensorShardingAttr sharding, Type type,
                                  sharding.getUnreducedAxes());
 }
 
+/// A collective reading `arg` was written against its sharding `before`:
+/// it now reads it through a reshard back to that one.
+void keepCollectivesOn(BlockArgument arg, TensorShardingAttr before) {
+  SmallVector<OpOperand *> uses;
+  for (OpOperand &use : arg.getUses())
+    if (auto collective = dyn_cast<CollectiveOpInterface>(use.getOwner()))
+      if (collective.getTensor() == arg)
+        uses.push_back(&use);
+  if (uses.empty())
+    return;
+  OpBuilder builder = OpBuilder::atBlockBegin(arg.getOwner());
+  auto reshard =
+      ReshardOp::create(builder, arg.getLoc(), arg.getType(), arg, before);
+  for (OpOperand *use : uses)
+    use->set(reshard.getResult());
+}
+
 struct UpdateNonDivisibleInputOutputShardingsPass
     : sdy::impl::UpdateNonDivisibleInputOutputShardingsPassBase<
           UpdateNonDivisibleInputOutputShardingsPass> {
@@ -88,6 +108,7 @@ struct UpdateNonDivisibleInputOutputShardingsPass
         if (auto updated = makeDivisible(sharding, type, meshes.lookup(sharding));
             updated != sharding) {
           func.setArgAttr(i, kShardingAttr, updated);
+          keepCollectivesOn(func.getArgument(i), sharding);
           changed = true;
         }
       }

@@ -1,5 +1,6 @@
 //===- ConstantOrScalarSplitter.cpp - one copy of a constant per user -----===//
 
+#include "meshsdy/Dialect/Sdy/IR/SdyOps.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Common/ConstantOrScalar.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Import/Passes.h"
 #include "mlir/IR/Builders.h"
@@ -13,6 +14,22 @@ using namespace mlir;
 using namespace mlir::sdy;
 
 namespace {
+
+/// Where the copy of `producer` for `user` goes: before the user, unless
+/// the user sits in the body of an op with a sharding rule (a linalg body
+/// reading the constant from above, as a gather reads its table): such
+/// bodies compute on elements, where nothing is sharded, so the copy goes
+/// before the outermost such op instead. (Bodies of data-flow ops, an
+/// scf.for's, compute on tensors: the copy stays next to its user there.)
+Operation *copyPoint(Operation *user, Operation *producer) {
+  Operation *point = user;
+  for (Operation *ancestor = user->getParentOp();
+       ancestor && ancestor != producer->getParentOp();
+       ancestor = ancestor->getParentOp())
+    if (isa<ShardingRuleOpInterface>(ancestor))
+      point = ancestor;
+  return point;
+}
 
 struct ConstantOrScalarSplitterPass
     : sdy::impl::ConstantOrScalarSplitterPassBase<
@@ -44,7 +61,7 @@ struct ConstantOrScalarSplitterPass
       if (users.size() < 2)
         continue;
       for (Operation *user : llvm::drop_begin(users)) {
-        builder.setInsertionPoint(user);
+        builder.setInsertionPoint(copyPoint(user, op));
         Operation *copy = builder.clone(*op);
         user->replaceUsesOfWith(result, copy->getResult(0));
         ++clones;

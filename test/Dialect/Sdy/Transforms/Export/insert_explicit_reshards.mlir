@@ -184,3 +184,20 @@ func.func @reduce_over_sub_axes(
        ins(%a, %b : tensor<8x8xf32>, tensor<8x4xf32>) outs(%e : tensor<8x4xf32>) -> tensor<8x4xf32>
   return %m : tensor<8x4xf32>
 }
+
+// -----
+
+sdy.mesh @mesh_a_2_b_2 = <["a"=2, "b"=2]>
+
+// A written rule naming as reduction a factor the result indexes: its axes
+// shard the result, they are not reduced over (a mutant of a lit input
+// built an invalid all_reduce).
+// CHECK-LABEL: func @reduction_factor_in_the_result
+// CHECK-NOT:   sdy.all_reduce
+func.func @reduction_factor_in_the_result(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_a_2_b_2, [{"a", ?}, {?}]>}, %arg1: tensor<8x8xf32>)
+    -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh_a_2_b_2, [{"a", ?}, {?}]>}) {
+  %0 = tensor.empty() : tensor<8x8xf32>
+  %1 = linalg.matmul {sdy.sharding_rule = #sdy.op_sharding_rule<([i, k], [k, j], [i, j])->([i, j]) {i=8, j=8, k=8} reduction={i}>}
+         ins(%arg0, %arg1 : tensor<8x8xf32>, tensor<8x8xf32>) outs(%0 : tensor<8x8xf32>) -> tensor<8x8xf32>
+  return %1 : tensor<8x8xf32>
+}

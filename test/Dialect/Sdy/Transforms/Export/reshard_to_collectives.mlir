@@ -158,23 +158,23 @@ func.func @collective_lists_merge_sub_axes(%a: tensor<8x6x12xf32> {sdy.sharding 
 
 // -----
 
-sdy.mesh @mesh_x_2 = <["x"=2]>
+sdy.mesh @mesh_z_8 = <["z"=8]>
 
 // A reshard that changes nothing stays when it is the only sharding a
 // collective's operand has (an unannotated argument): the collective would
 // read a value without one, which its verifier rejects.
 // CHECK-LABEL: func @noop_reshard_before_collective
-// CHECK-NEXT:    %[[R:.*]] = sdy.reshard %arg0 <@mesh_x_2, [{}]> : tensor<6xf32>
-// CHECK-NEXT:    sdy.collective_permute %[[R]] out_sharding=<@mesh_x_2, [{}]>
+// CHECK-NEXT:    %[[R:.*]] = sdy.reshard %arg0 <@mesh_z_8, [{}]> : tensor<6xf32>
+// CHECK-NEXT:    sdy.collective_permute %[[R]] out_sharding=<@mesh_z_8, [{}]>
 // CHECK-LABEL: func @noop_reshard_of_annotated_value
 // CHECK-NEXT:    sdy.collective_permute %arg0
 func.func @noop_reshard_before_collective(%arg0: tensor<6xf32>) -> tensor<6xf32> {
-  %0 = sdy.reshard %arg0 <@mesh_x_2, [{}]> : tensor<6xf32>
-  %1 = sdy.collective_permute %0 out_sharding=<@mesh_x_2, [{}]> : tensor<6xf32>
+  %0 = sdy.reshard %arg0 <@mesh_z_8, [{}]> : tensor<6xf32>
+  %1 = sdy.collective_permute %0 out_sharding=<@mesh_z_8, [{}]> : tensor<6xf32>
   return %1 : tensor<6xf32>
 }
-func.func @noop_reshard_of_annotated_value(%arg0: tensor<6xf32> {sdy.sharding = #sdy.sharding<@mesh_x_2, [{}]>}) -> tensor<6xf32> {
-  %0 = sdy.reshard %arg0 <@mesh_x_2, [{}]> : tensor<6xf32>
-  %1 = sdy.collective_permute %0 out_sharding=<@mesh_x_2, [{}]> : tensor<6xf32>
+func.func @noop_reshard_of_annotated_value(%arg0: tensor<6xf32> {sdy.sharding = #sdy.sharding<@mesh_z_8, [{}]>}) -> tensor<6xf32> {
+  %0 = sdy.reshard %arg0 <@mesh_z_8, [{}]> : tensor<6xf32>
+  %1 = sdy.collective_permute %0 out_sharding=<@mesh_z_8, [{}]> : tensor<6xf32>
   return %1 : tensor<6xf32>
 }

@@ -40,3 +40,14 @@ func.func private @callee(%x: tensor<6x2xf32> {sdy.sharding = #sdy.sharding<@mes
   %0 = arith.negf %x {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"c"}, {"a", "b"}]>]>} : tensor<6x2xf32>
   return %0 : tensor<6x2xf32>
 }
+
+// A collective reading the argument was written against its old sharding:
+// it reads it through a reshard back to that one.
+// CHECK-LABEL: func @collective_reads_the_argument
+// CHECK-SAME:    %arg0: tensor<4x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"c"}, {}]>}
+// CHECK-NEXT:    %[[R:.*]] = sdy.reshard %arg0 <@mesh, [{"c", "a"}, {}]> : tensor<4x2xf32>
+// CHECK-NEXT:    sdy.all_gather [{"a"}, {}] %[[R]] out_sharding=<@mesh, [{"c"}, {}]>
+func.func @collective_reads_the_argument(%arg0: tensor<4x2xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"c", "a"}, {}]>}) -> tensor<4x2xf32> {
+  %0 = sdy.all_gather [{"a"}, {}] %arg0 out_sharding=<@mesh, [{"c"}, {}]> : tensor<4x2xf32>
+  return %0 : tensor<4x2xf32>
+}

@@ -88,3 +88,31 @@ func.func @region_ops_not_split(%a: tensor<8xf32>, %p: i1) -> (tensor<8xf32>, te
   %w = math.exp %c : tensor<8xf32>
   return %t, %u, %v, %w : tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>
 }
+
+// -----
+
+// A constant read from above by a linalg body (a gather's table) gets its
+// copy before the op holding the body, not inside it: bodies compute on
+// elements.
+// CHECK-LABEL: func @user_in_a_body
+// CHECK-COUNT-2: arith.constant dense<{{.*}}> : tensor<4xf32>
+// CHECK-COUNT-2: math.exp
+// CHECK:         linalg.generic
+// CHECK-NOT:     math.exp
+// CHECK:         tensor.extract
+// CHECK:         } -> tensor<8xf32>
+func.func @user_in_a_body(%ids: tensor<8xi64>) -> (tensor<8xf32>, tensor<4xf32>) {
+  %t = arith.constant dense<[1.0, 2.0, 3.0, 4.0]> : tensor<4xf32>
+  %table = math.exp %t : tensor<4xf32>
+  %e = tensor.empty() : tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i) -> (i)>, affine_map<(i) -> (i)>],
+                       iterator_types = ["parallel"]}
+      ins(%ids : tensor<8xi64>) outs(%e : tensor<8xf32>) {
+    ^bb0(%id: i64, %o: f32):
+      %i = arith.index_cast %id : i64 to index
+      %v = tensor.extract %table[%i] : tensor<4xf32>
+      linalg.yield %v : f32
+  } -> tensor<8xf32>
+  %twice = arith.addf %table, %table : tensor<4xf32>
+  return %r, %twice : tensor<8xf32>, tensor<4xf32>
+}

@@ -115,3 +115,24 @@ func.func @user_rule_kept(%a: tensor<8x32xf32>, %b: tensor<32x16xf32>, %c: tenso
       ins(%a, %b : tensor<8x32xf32>, tensor<32x16xf32>) outs(%c : tensor<8x16xf32>) -> tensor<8x16xf32>
   return %0 : tensor<8x16xf32>
 }
+
+// -----
+
+// A gather (torch-mlir's embedding): the body reads a table from above,
+// which is no operand of the op and so has no factor; the rule is the loop
+// nest's. Partitioning reads the table whole on every device, at global
+// positions (docs/spmd.md), so every loop may be split.
+// CHECK-LABEL: func @gather
+func.func @gather(%ids: tensor<4x8xi64>, %table: tensor<64x32xf32>, %init: tensor<4x8x32xf32>) -> tensor<4x8x32xf32> {
+  // CHECK: linalg.generic {{.*}}sdy.sharding_rule = #sdy.op_sharding_rule<([i, j],[i, j, k])->([i, j, k]) {i=4, j=8, k=32}>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, s, f) -> (b, s)>, affine_map<(b, s, f) -> (b, s, f)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ids : tensor<4x8xi64>) outs(%init : tensor<4x8x32xf32>) {
+    ^bb0(%id: i64, %o: f32):
+      %i = arith.index_cast %id : i64 to index
+      %f = linalg.index 2 : index
+      %v = tensor.extract %table[%i, %f] : tensor<64x32xf32>
+      linalg.yield %v : f32
+  } -> tensor<4x8x32xf32>
+  return %r : tensor<4x8x32xf32>
+}

@@ -66,7 +66,10 @@ def ConstantOrScalarSplitterPass
     of rank > 0 out of scalars only (`tensor.splat`, `linalg.fill` of an
     empty tensor, a `linalg.broadcast` of a rank-0 tensor). Scalar tensors
     are not split (they are never sharded). Several uses of a value by the
-    same op share one copy.
+    same op share one copy. A copy goes before its user, or, for a user in
+    the body of an op with a sharding rule (a linalg body reading the
+    constant from above, as a gather reads its table), before that op:
+    such bodies compute on elements.
   }];
   let dependentDialects = ["::mlir::sdy::SdyDialect"];
   let statistics = [

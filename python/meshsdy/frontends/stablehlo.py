@@ -1,0 +1,200 @@
+"""The JAX / StableHLO front door: `from_jax(fn, *args, **jit_kwargs)` and
+`from_stablehlo(text)` return an `ir.Module` of upstream ops (func, arith,
+math, linalg, tensor, scf) with the program's `sdy` meshes, shardings,
+constraints and manual computations, ready for `meshsdy.pipeline.spmdize`.
+
+Two MLIRs take part, and they hand the program over as printed text (the
+generic op form, with locations):
+
+1. jaxlib's: the StableHLO text is parsed in jaxlib's context and
+   `JAXLIB_PIPELINE` runs (`chlo-legalize-to-stablehlo`, then
+   `stablehlo-legalize-to-linalg`, registered by
+   `register_stablehlo_passes()`). It turns StableHLO's computations into
+   linalg, tensor, arith and math ops and leaves the `sdy` ops and
+   attributes as they are. It leaves StableHLO's control flow
+   (`stablehlo.while`, `if`, `case`), collectives and device ids.
+2. ours: the generic text is parsed with unregistered dialects allowed (the
+   ops jaxlib left are unregistered here) and `MESHSDY_PIPELINE` runs:
+   `convert-stablehlo-control-flow-to-scf` (control flow to `scf`) and
+   `convert-stablehlo-collectives-to-mesh` (collectives and device ids in a
+   `shard_map` body to `mesh` collectives on a companion `mesh.mesh`).
+   Any op left that meshsdy does not run is a `FrontendError` naming it and
+   its location; then `INLINE_PIPELINE` inlines JAX's private functions
+   into their callers, as XLA does; the result is printed and parsed again without
+   unregistered dialects, so that it is verified.
+
+jax and jaxlib are imported on first use.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from mlir import ir
+from mlir.passmanager import PassManager
+
+import meshsdy  # noqa: F401  (registers the dialects and passes)
+
+from ._common import FrontendError, check_no_foreign_ops
+
+__all__ = ["INLINE_PIPELINE", "JAXLIB_PIPELINE", "MESHSDY_PIPELINE", "from_jax", "from_stablehlo"]
+
+#: What runs in jaxlib's context: StableHLO (and CHLO) to linalg.
+JAXLIB_PIPELINE = ("builtin.module(func.func(chlo-legalize-to-stablehlo, stablehlo-legalize-to-linalg, "
+                   "canonicalize, cse))")
+
+#: What runs in ours, on jaxlib's output: what jaxlib leaves, to upstream
+#: and mesh ops.
+MESHSDY_PIPELINE = "builtin.module(convert-stablehlo-control-flow-to-scf, convert-stablehlo-collectives-to-mesh)"
+
+#: Then, once no foreign op is left (the inliner must not meet unregistered
+#: ops), JAX's private functions (jnp's helpers, a loop body JAX outlines)
+#: are inlined, as XLA does: a call inside an op that runs on whole tensors
+#: (an `scf.while`) cannot be partitioned.
+INLINE_PIPELINE = "builtin.module(inline{default-pipeline=})"
+
+_SOURCE = "StableHLO"
+
+
+def _one_line(e: BaseException) -> str:
+    """An MLIR error (ours or jaxlib's) as one line: its message and first
+    diagnostic with its location."""
+    diagnostics = getattr(e, "error_diagnostics", None)
+    message = str(getattr(e, "message", "") or "").strip().rstrip(":")
+    if diagnostics:
+        first = diagnostics[0]
+        return f"{message}: {first.location}: {first.message}".strip().replace("\n", " ")
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
+
+
+def _legalize_in_jaxlib(text: str) -> str:
+    """`text` through JAXLIB_PIPELINE in jaxlib's context, printed in generic
+    form with locations."""
+    try:
+        from jax._src.interpreters import mlir as jax_mlir
+        from jaxlib.mlir import ir as jax_ir
+        from jaxlib.mlir import passmanager as jax_passmanager
+        from jaxlib.mlir._mlir_libs import _stablehlo
+    except ImportError as e:
+        raise FrontendError(f"{_SOURCE}: jax and jaxlib are needed ({e})") from None
+    _stablehlo.register_stablehlo_passes()
+    context = jax_mlir.make_ir_context()
+    with context, jax_ir.Location.unknown():
+        try:
+            module = jax_ir.Module.parse(text)
+        except jax_ir.MLIRError as e:
+            raise FrontendError(f"{_SOURCE}: jaxlib cannot parse the program: {_one_line(e)}") from None
+        try:
+            jax_passmanager.PassManager.parse(JAXLIB_PIPELINE).run(module.operation)
+        except jax_ir.MLIRError as e:
+            raise FrontendError(f"{_SOURCE}: jaxlib's legalization failed: {_one_line(e)}") from None
+        _drop_constraints_in_reductions(module, jax_ir)
+        return module.operation.get_asm(enable_debug_info=True, print_generic_op_form=True)
+
+
+#: The StableHLO ops whose region says how to combine two values.
+_REDUCING_COLLECTIVES = frozenset({"stablehlo.all_reduce", "stablehlo.reduce_scatter"})
+
+
+def _drop_constraints_in_reductions(module: Any, jax_ir: Any) -> None:
+    """Removes the `sdy.sharding_constraint`s JAX puts on the combined scalar
+    inside a collective's reduction region (in a partially manual
+    `shard_map`); `module` is jaxlib's, `jax_ir` its `ir` module. They say
+    nothing about the combination, and in meshsdy's context, where the
+    collective is an unregistered op (which might be a symbol table), their
+    mesh would not resolve."""
+    constraints: list[Any] = []
+
+    def visit(op: Any) -> Any:
+        if op.name in _REDUCING_COLLECTIVES:
+            constraints.extend(inner for region in op.regions for block in region.blocks
+                               for inner in block.operations if inner.operation.name == "sdy.sharding_constraint")
+        return jax_ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    for constraint in constraints:
+        constraint.results[0].replace_all_uses_with(constraint.operands[0])
+        constraint.operation.erase()
+
+
+def _convert_in_ours(generic: str) -> str:
+    """jaxlib's generic output through MESHSDY_PIPELINE, checked for foreign
+    ops, printed (with locations)."""
+    with ir.Context() as context, ir.Location.unknown():
+        context.allow_unregistered_dialects = True
+        try:
+            module = ir.Module.parse(generic)
+        except ir.MLIRError as e:
+            raise FrontendError(f"{_SOURCE}: jaxlib's output does not parse in meshsdy's MLIR: "
+                                f"{_one_line(e)}") from None
+        try:
+            PassManager.parse(MESHSDY_PIPELINE).run(module.operation)
+        except ir.MLIRError as e:
+            raise FrontendError(f"{_SOURCE}: {_one_line(e)}") from None
+        check_no_foreign_ops(module, _SOURCE)
+        PassManager.parse(INLINE_PIPELINE).run(module.operation)
+        return module.operation.get_asm(enable_debug_info=True)
+
+
+def _current_context() -> ir.Context:
+    """The context entered by the caller, else a new one."""
+    try:
+        current = ir.Context.current
+    except ValueError:
+        current = None
+    return current if current is not None else ir.Context()
+
+
+def from_stablehlo(text: str, *, context: ir.Context | None = None) -> ir.Module:
+    """The StableHLO program `text` (as `jax.jit(...).lower(...).as_text()`
+    prints it; text, not bytecode) as an `ir.Module` of upstream ops with
+    its sdy annotations, in `context` (default: the current one, else a new
+    one). Raises FrontendError (one line) for a program jaxlib cannot parse
+    or legalize, a construct meshsdy cannot express (named, with its
+    location) and any op left that meshsdy does not run."""
+    if not isinstance(text, str):
+        raise FrontendError(f"{_SOURCE}: expected the program as text, got {type(text).__name__}")
+    converted = _convert_in_ours(_legalize_in_jaxlib(text))
+    target = context or _current_context()
+    with target, ir.Location.unknown():
+        try:
+            return ir.Module.parse(converted)
+        except ir.MLIRError as e:
+            raise FrontendError(f"{_SOURCE}: the converted program does not verify: {_one_line(e)}") from None
+
+
+def _exclude_from_jax_locations() -> None:
+    """Keeps this file out of the call stacks JAX records as locations (it
+    does so for its own files), so that they show the user's lines only.
+    Uses a private JAX hook; without it the stacks just have one more
+    frame."""
+    try:
+        from jax._src import source_info_util
+    except ImportError:
+        return
+    if __file__ not in getattr(source_info_util, "_exclude_paths", ()):
+        source_info_util.register_exclusion(__file__)
+
+
+def lower_jax(fn: Callable[..., Any], *args: Any, **jit_kwargs: Any) -> str:
+    """The StableHLO text (with the user's source locations) of `fn` jitted
+    with `jit_kwargs` and lowered for `args` (arrays or
+    `jax.ShapeDtypeStruct`s). An already jitted `fn` is lowered as it is
+    when no `jit_kwargs` are given."""
+    import jax
+
+    _exclude_from_jax_locations()
+    jitted = fn if not jit_kwargs and hasattr(fn, "lower") else jax.jit(fn, **jit_kwargs)
+    return jitted.lower(*args).as_text(debug_info=True)
+
+
+def from_jax(fn: Callable[..., Any], *args: Any, **jit_kwargs: Any) -> ir.Module:
+    """`fn` as jax.jit(fn, **jit_kwargs) lowers it for `args`, converted by
+    `from_stablehlo` (in the current context, else a new one). The
+    shardings are what jit's `in_shardings` / `out_shardings`,
+    `jax.lax.with_sharding_constraint` and `jax.shard_map` say, on the mesh
+    they name. JAX's own errors (tracing, shardings) are raised as they are;
+    conversion errors are FrontendError."""
+    return from_stablehlo(lower_jax(fn, *args, **jit_kwargs))

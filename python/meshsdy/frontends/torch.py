@@ -1,0 +1,256 @@
+"""The PyTorch front door: `torch.nn.Module`s through torch-mlir.
+
+    import torch
+    from meshsdy.frontends.torch import from_torch
+    from meshsdy.sharding import P
+    import meshsdy.run
+
+    module, parameters = from_torch(
+        model, (x,), mesh={"data": 2, "model": 2},
+        shardings={"*.fc1.weight": P("model", None), "*.fc2.weight": P(None, "model")},
+        input_specs=[P("data", None)])
+    outputs = meshsdy.run.run(str(module), "main", parameters + [x.numpy()], ranks=4)
+
+`from_torch` exports the model with `torch_mlir.fx.export_and_import(...,
+output_type="linalg-on-tensors")`. By default its weights are arguments of
+the function (`torch.func.functional_call`): the parameters, in
+`named_parameters()` order, then the example inputs; `parameters` are their
+values as numpy arrays. With `weights="constants"` they are baked into the
+program as torch-mlir does (`dense_resource` constants) and `parameters` is
+empty. Buffers (masks, position ids) are constants either way.
+
+torch-mlir's `tm_tensor` ops are rewritten into upstream ops in torch-mlir's
+own context (`_tm_tensor`), and the module crosses into meshsdy's MLIR as
+printed text (torch-mlir's bytecode is a newer MLIR's), with the locations
+torch-mlir recorded (the model's source lines). `shardings` maps parameter
+names, or `fnmatch` patterns of them, to partition specs; `input_specs`
+gives one spec (or None) per example input. They become `sdy.sharding`s of
+the function's arguments on an `sdy.mesh` made from `mesh`; arguments
+without one are left to propagation.
+
+`from_torch_mlir(text)` converts torch-mlir's printed output (what
+`python -m meshsdy.frontends FILE` does with it).
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import re
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal, Optional, Union
+
+import numpy as np
+from mlir import ir
+
+from ..resources import ElidedResourceError, check_resources
+from ..sharding import Mesh, NamedSharding, PartitionSpec, annotate_function
+from ._common import FrontendError, check_no_foreign_ops
+from ._tm_tensor import lower_tm_tensor, torch_mlir_context
+
+__all__ = ["from_torch", "from_torch_mlir", "flatten_outputs", "to_numpy"]
+
+#: What the user may give as a mesh: ours, axis sizes by name, or (name,
+#: size) pairs in order.
+MeshLike = Union[Mesh, Mapping[str, int], Sequence[tuple[str, int]]]
+
+
+def from_torch(
+    module: Any,
+    example_inputs: Sequence[Any],
+    *,
+    mesh: Optional[MeshLike] = None,
+    shardings: Optional[Mapping[str, PartitionSpec]] = None,
+    input_specs: Optional[Sequence[Optional[PartitionSpec]]] = None,
+    weights: Literal["arguments", "constants"] = "arguments",
+    func_name: str = "main",
+) -> tuple[ir.Module, list[np.ndarray]]:
+    """`module` (a torch.nn.Module) run on `example_inputs` (tensors), as an
+    `ir.Module` of upstream ops with `sdy` shardings, and the values of its
+    parameter arguments (empty with `weights="constants"`). Raises
+    FrontendError (one line) for what cannot be converted or annotated."""
+    import torch
+
+    if not isinstance(module, torch.nn.Module):
+        raise FrontendError(f"from_torch: expected a torch.nn.Module, got {type(module).__name__}")
+    inputs = tuple(example_inputs)
+    if not all(isinstance(x, torch.Tensor) for x in inputs):
+        raise FrontendError("from_torch: example_inputs must be torch tensors")
+    if weights not in ("arguments", "constants"):
+        raise FrontendError(f"from_torch: weights must be 'arguments' or 'constants', got {weights!r}")
+    named = list(module.named_parameters()) if weights == "arguments" else []
+    if shardings and weights == "constants":
+        raise FrontendError("from_torch: shardings name parameters, which weights='constants' bakes in")
+    if input_specs is not None and len(input_specs) != len(inputs):
+        raise FrontendError(f"from_torch: {len(input_specs)} input_specs for {len(inputs)} example inputs")
+    specs = _parameter_specs([name for name, _ in named], shardings or {})
+    if (shardings or input_specs) and mesh is None:
+        raise FrontendError("from_torch: shardings need a mesh")
+    values = [p.detach() for _, p in named]
+    exported = _export(module, [name for name, _ in named], values, inputs, func_name)
+    result = _to_meshsdy(exported)
+    if mesh is not None:
+        labels = [f"parameter {name!r}" for name, _ in named] + [f"input {i}" for i in range(len(inputs))]
+        _annotate(result, func_name, _mesh(mesh), specs + list(input_specs or [None] * len(inputs)), labels)
+    return result, [to_numpy(v) for v in values]
+
+
+def from_torch_mlir(text: str) -> ir.Module:
+    """torch-mlir's printed linalg-on-tensors output as a meshsdy module:
+    `tm_tensor` ops rewritten (this needs torch-mlir installed), then
+    parsed and checked (no foreign op, no `dense_resource` without data).
+    Raises FrontendError."""
+    if re.search(r"\btm_tensor\.", text):
+        try:
+            from torch_mlir import ir as tir
+        except ImportError:
+            raise FrontendError("torch-mlir: the program has tm_tensor ops, whose rewrite needs torch-mlir "
+                                "(pip install torch-mlir)") from None
+        with torch_mlir_context():
+            try:
+                foreign = tir.Module.parse(text)
+            except tir.MLIRError as e:
+                raise FrontendError(f"torch-mlir: {_first_line(e)}") from None
+            lower_tm_tensor(foreign)
+            text = foreign.operation.get_asm(enable_debug_info=True)
+    return _parse(text)
+
+
+def to_numpy(tensor: Any) -> np.ndarray:
+    """A torch tensor as a numpy array of the same element type (bf16 as
+    ml_dtypes' bfloat16, which torch's `.numpy()` refuses)."""
+    import torch
+
+    value = tensor.detach().cpu()
+    if value.dtype == torch.bfloat16:
+        import ml_dtypes
+
+        return value.view(torch.int16).numpy().view(ml_dtypes.bfloat16)
+    return value.numpy()
+
+
+def flatten_outputs(value: Any) -> list[np.ndarray]:
+    """The tensors of a model's output (a tensor, tuple, dict, Hugging Face
+    `ModelOutput`, ...) in the order torch.export returns them: the
+    results of the exported function."""
+    import torch
+    from torch.utils import _pytree
+
+    leaves, _ = _pytree.tree_flatten(value)
+    return [to_numpy(t) for t in leaves if isinstance(t, torch.Tensor)]
+
+
+def _parameter_specs(names: list[str], shardings: Mapping[str, PartitionSpec]) -> list[Optional[PartitionSpec]]:
+    """One spec per parameter: an exact name wins, else the first pattern
+    (in the order given) that matches; a key matching nothing is an error
+    (a typo would silently leave the weight unsharded)."""
+    for key in shardings:
+        if key not in names and not any(fnmatch.fnmatchcase(n, key) for n in names):
+            raise FrontendError(f"from_torch: shardings key {key!r} matches no parameter")
+    specs: list[Optional[PartitionSpec]] = []
+    for name in names:
+        spec = shardings.get(name)
+        if spec is None:
+            spec = next((s for key, s in shardings.items() if fnmatch.fnmatchcase(name, key)), None)
+        specs.append(None if spec is None else PartitionSpec(*spec))
+    return specs
+
+
+def _export(module: Any, names: list[str], values: list[Any], inputs: tuple[Any, ...], func_name: str) -> Any:
+    """torch-mlir's linalg-on-tensors module of `module` with the named
+    parameters as leading arguments, `tm_tensor` ops rewritten."""
+    from torch_mlir import fx
+
+    target: Any = module
+    if names:
+        target = _Stateless(module, names)
+    try:
+        exported = fx.export_and_import(target, *values, *inputs, output_type="linalg-on-tensors",
+                                        func_name=func_name)
+    except Exception as e:  # torch.export and torch-mlir raise many kinds
+        raise FrontendError(f"torch-mlir: exporting {type(module).__name__} failed: {_first_line(e)}") from None
+    lower_tm_tensor(exported)
+    return exported
+
+
+def _Stateless(module: Any, names: list[str]) -> Any:
+    """A module whose forward takes `names`' values first, then the inputs,
+    and runs `module` with them as its parameters."""
+    import torch
+
+    class Stateless(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.inner = module
+
+        def forward(self, *args: Any) -> Any:
+            parameters = dict(zip(names, args[: len(names)]))
+            return torch.func.functional_call(self.inner, parameters, tuple(args[len(names):]))
+
+    return Stateless()
+
+
+def _to_meshsdy(exported: Any) -> ir.Module:
+    """The torch-mlir module, printed with its locations and parsed by ours."""
+    return _parse(exported.operation.get_asm(enable_debug_info=True))
+
+
+def _parse(text: str) -> ir.Module:
+    import meshsdy  # noqa: F401  (registers the dialects)
+
+    context = ir.Context()
+    with context:
+        try:
+            module = ir.Module.parse(text)
+        except ir.MLIRError as e:
+            raise FrontendError(f"torch-mlir: {_first_line(e)}") from None
+        check_no_foreign_ops(module, "torch-mlir")
+        try:
+            check_resources(module)
+        except ElidedResourceError as e:
+            raise FrontendError(f"torch-mlir: {e}") from None
+    return module
+
+
+def _mesh(mesh: MeshLike) -> Mesh:
+    if isinstance(mesh, Mesh):
+        return mesh
+    try:
+        return Mesh(mesh)
+    except (TypeError, ValueError) as e:
+        raise FrontendError(f"from_torch: invalid mesh {mesh!r}: {e}") from None
+
+
+def _annotate(module: ir.Module, func_name: str, mesh: Mesh, specs: list[Optional[PartitionSpec]],
+              labels: list[str]) -> None:
+    """Writes `specs` as the shardings of @func_name's arguments (`labels`
+    name them in errors) and installs the mesh."""
+    func_op = next((op for op in module.body.operations if op.operation.name == "func.func"
+                    and ir.StringAttr(op.operation.attributes["sym_name"]).value == func_name), None)
+    if func_op is None:
+        raise FrontendError(f"from_torch: no function @{func_name} in the exported module")
+    function_type = ir.FunctionType(ir.TypeAttr(func_op.operation.attributes["function_type"]).value)
+    if len(function_type.inputs) != len(specs):
+        raise FrontendError(f"from_torch: the exported @{func_name} takes {len(function_type.inputs)} "
+                            f"arguments, expected {len(specs)} (parameters, then inputs)")
+    with module.context:
+        for spec, type_, label in zip(specs, function_type.inputs, labels):
+            if spec is None:
+                continue
+            try:
+                if not isinstance(type_, ir.RankedTensorType):
+                    raise ValueError(f"it is not a ranked tensor ({type_})")
+                NamedSharding(mesh, spec).to_attr(type_.rank)
+            except ValueError as e:
+                raise FrontendError(f"from_torch: the spec of {label}: {e}") from None
+        annotate_function(func_op.operation, mesh, in_specs=specs)
+
+
+def _first_line(e: BaseException) -> str:
+    """One line for an error: an MLIR error's (ours or torch-mlir's) message
+    with its first diagnostic and location, else the first line."""
+    diagnostics = getattr(e, "error_diagnostics", None)
+    if diagnostics:
+        message = str(getattr(e, "message", "")).rstrip(":")
+        return f"{message}: {diagnostics[0].location}: {diagnostics[0].message}"
+    text = str(e).strip()
+    return text.splitlines()[0] if text else type(e).__name__
