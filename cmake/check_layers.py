@@ -34,7 +34,7 @@ LAYERS: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
               "conversions")),
 }
 
-_INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
+_INCLUDE = re.compile(r'^[ \t]*#[ \t]*include[ \t]+"([^"]+)"', re.MULTILINE)
 
 
 def layer_of(path: str) -> str | None:

@@ -80,5 +80,14 @@ NB_MODULE(_meshsdy, m) {
   populateMeshAttributes(mesh);
   nb::module_ sdy = m.def_submodule("sdy", "sdy dialect attributes");
   populateSdyAttributes(sdy);
+  nb::module_ groups = m.def_submodule(
+      "groups", "mesh device-group arithmetic (MeshGroups.h)");
+  populateGroups(groups);
+  nb::module_ axes = m.def_submodule(
+      "axes", "sdy axis algebra on plain values (AxisRefs.h)");
+  populateAxes(axes);
+  nb::module_ cost =
+      m.def_submodule("cost", "the cost model (CostModel.h)");
+  populateCost(cost);
   populateResources(m);
 }

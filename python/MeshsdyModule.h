@@ -1,7 +1,7 @@
 //===- MeshsdyModule.h - shared pieces of the nanobind glue -----*- C++ -*-===//
 //
-// The extension is one module (`_meshsdy`) built from one file per dialect;
-// this header holds what they share. C API and NanobindAdaptors only.
+// The extension is one module (`_meshsdy`) built from one file per dialect
+// or model; this header holds what they share. C API and NanobindAdaptors only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -72,6 +72,12 @@ inline std::string toString(MlirStringRef s) {
 void populateMeshAttributes(nb::module_ &m);
 /// Adds the sdy dialect's attribute classes to `m` (SdyAttributes.cpp).
 void populateSdyAttributes(nb::module_ &m);
+/// Adds the mesh device-group arithmetic to `m` (GroupsBindings.cpp).
+void populateGroups(nb::module_ &m);
+/// Adds the sdy axis algebra on plain values to `m` (AxesBindings.cpp).
+void populateAxes(nb::module_ &m);
+/// Adds the cost model to `m` (CostBindings.cpp).
+void populateCost(nb::module_ &m);
 /// Adds `resource_key` and `resource_blob` to `m` (Resources.cpp).
 void populateResources(nb::module_ &m);
 

@@ -13,10 +13,11 @@ reported as unknown (None), never guessed.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Mapping, Sequence
 
 from mlir import ir
+
+from ._mlir_libs._meshsdy.mesh import collective_process_group_size
 
 #: Per function, per argument, the largest piece shape (None: not a tensor).
 ArgumentBounds = Mapping[str, Sequence[Sequence[int] | None]]
@@ -137,10 +138,13 @@ class SizeBounds:
         if shape is None:
             return None
         axes = list(ir.DenseI16ArrayAttr(op.attributes["mesh_axes"])) if "mesh_axes" in op.attributes else []
-        sizes = [shape[a] for a in axes if a < len(shape)]
-        if len(sizes) != len(axes) or any(s < 0 for s in sizes):
+        if any(not 0 <= a < len(shape) for a in axes):
             return None
-        return math.prod(sizes)
+        try:
+            size = collective_process_group_size(axes, list(shape))
+        except ValueError:  # a size neither positive nor dynamic
+            return None
+        return None if size == ir.ShapedType.get_dynamic_size() else size
 
     def index_bound(self, value: ir.Value) -> int | None:
         """Largest value an `index` SSA value takes on any device."""

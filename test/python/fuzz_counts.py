@@ -63,6 +63,7 @@ def source_of(generator: str, seed: int) -> tuple[str, str, list | None, str]:
 
         program = Generator(seed, extended=True).program()
         return with_zero_inits(program.ours_text), "main", program.inputs(seed), "forward-backward"
+    sys.path.insert(0, str(HERE / "pipeline"))  # the mesh generator lives in its test
     from test_spmd_edge_fuzz import TRAVERSALS, edge_program
 
     rng = random.Random(seed)

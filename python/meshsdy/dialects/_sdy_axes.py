@@ -1,9 +1,14 @@
-"""Pure-Python mirror of the sdy axis algebra (include/.../Sdy/IR/AxisRefs.h).
+"""The sdy axis algebra on plain Python values: `AxisRef`, `Sharding`, and
+`overlaps`, `contains`, `merge`, ... as `AxisRefs.h` defines them.
 
 An axis ref is a full mesh axis `"a"` or a sub-axis `"a":(m)k`: the k-sized
 factor after the first m devices when the axis of size n is reshaped to
 [m, k, n/(m*k)]. Two refs of the same axis are compared through their
 half-open pre-size intervals [m, m*k); a full axis is `(1)n`.
+
+The algebra lives once, in C++ (include/meshsdy/Dialect/Sdy/IR/AxisRefs.h);
+these functions hand it their values through the bindings (in a private
+context) and return plain values.
 
     >>> mesh = {"a": 8, "b": 2}
     >>> overlaps(AxisRef("a", 1, 2), AxisRef("a", 2, 4))
@@ -14,8 +19,15 @@ half-open pre-size intervals [m, m*k); a full axis is `(1)n`.
 
 from __future__ import annotations
 
+import functools
+import operator
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Mapping, Optional, Sequence
+from typing import Any, Optional
+
+from mlir import ir
+
+from .._mlir_libs._meshsdy import axes as _axes
 
 __all__ = [
     "AxisRef",
@@ -35,6 +47,9 @@ __all__ = [
 
 #: A mesh as axis name -> size, in mesh order (dicts keep insertion order).
 Mesh = Mapping[str, int]
+
+#: An axis ref as the bindings take it: (name, pre_size, size).
+_Ref = tuple[str, Optional[int], Optional[int]]
 
 
 @dataclass(frozen=True)
@@ -66,117 +81,109 @@ class AxisRef:
         return f'"{self.name}"'
 
     @classmethod
-    def from_attr(cls, attr) -> "AxisRef":
+    def from_attr(cls, attr: Any) -> "AxisRef":
         """From a `sdy.AxisRefAttr`."""
         info = attr.sub_axis_info
         if info is None:
             return cls(attr.name)
         return cls(attr.name, info.pre_size, info.size)
 
-    def to_attr(self, context=None):
+    def to_attr(self, context: ir.Context | None = None) -> Any:
         """As a `sdy.AxisRefAttr`."""
-        from .sdy import AxisRefAttr
+        from .._mlir_libs._meshsdy.sdy import AxisRefAttr
 
         sub = (self.pre_size, self.size) if self.is_sub_axis else None
         return AxisRefAttr.get(self.name, sub_axis_info=sub, context=context)
 
 
-def _interval(axis: AxisRef) -> tuple[int, int]:
-    assert axis.pre_size is not None and axis.size is not None
-    return axis.pre_size, axis.pre_size * axis.size
+@functools.cache
+def _context() -> ir.Context:
+    """The context the algebra builds its attributes in (sdy is loaded in
+    every context made after `import meshsdy`)."""
+    return ir.Context()
+
+
+#: Sizes C++ takes without overflowing the products it forms.
+_SIZES = range(1, 2**31)
+
+
+def _ref(axis: AxisRef) -> _Ref:
+    """`axis` as the bindings take it; TypeError for a name that is no
+    string, ValueError for a sub-axis size that is not in [1, 2^31)."""
+    if not isinstance(axis.name, str):
+        raise TypeError(f"an axis name must be a string, got {type(axis.name).__name__}")
+    for size in (axis.pre_size, axis.size):
+        if size is not None and operator.index(size) not in _SIZES:
+            raise ValueError(f"invalid axis ref {axis}: a sub-axis needs a pre-size and size in [1, 2^31)")
+    return (axis.name, axis.pre_size, axis.size)
+
+
+def _from_ref(ref: _Ref | None) -> AxisRef | None:
+    return None if ref is None else AxisRef(*ref)
+
+
+def _mesh(mesh: Mesh) -> list[tuple[str, int]]:
+    """`mesh` as the bindings take it; ValueError for a size C++ cannot hold."""
+    axes = [(name, operator.index(size)) for name, size in mesh.items()]
+    if any(size not in _SIZES for _, size in axes):
+        raise ValueError(f"mesh {dict(axes)} has an axis size outside [1, 2^31)")
+    return axes
+
+
+def _check_in_mesh(axes: Sequence[AxisRef], mesh: Mesh) -> None:
+    """KeyError for a full axis `mesh` lacks (its size is unknown)."""
+    for axis in axes:
+        if not axis.is_sub_axis and axis.name not in mesh:
+            raise KeyError(axis.name)
 
 
 def overlaps(a: AxisRef, b: AxisRef) -> bool:
     """Whether `a` and `b` share devices of the same axis."""
-    if a.name != b.name:
-        return False
-    if not a.is_sub_axis or not b.is_sub_axis:
-        return True
-    (a_lo, a_hi), (b_lo, b_hi) = _interval(a), _interval(b)
-    return a_lo < b_hi and b_lo < a_hi
+    return _axes.overlaps(_ref(a), _ref(b), _context())
 
 
 def contains(a: AxisRef, b: AxisRef) -> bool:
     """Whether `a` covers every device index of `b`."""
-    if a.name != b.name:
-        return False
-    if not a.is_sub_axis:
-        return True
-    if not b.is_sub_axis:
-        return False
-    (a_lo, a_hi), (b_lo, b_hi) = _interval(a), _interval(b)
-    return a_lo <= b_lo and b_hi <= a_hi
+    return _axes.contains(_ref(a), _ref(b), _context())
 
 
 def is_prefix_of(a: AxisRef, b: AxisRef) -> bool:
     """Same axis, same pre-size and `a` not longer than `b`."""
-    if a.name != b.name:
-        return False
-    if not b.is_sub_axis:
-        return a.get_pre_size() == 1
-    if not a.is_sub_axis:
-        return False
-    assert a.size is not None and b.size is not None
-    return a.pre_size == b.pre_size and a.size <= b.size
+    return _axes.is_prefix_of(_ref(a), _ref(b), _context())
 
 
 def can_merge(a: AxisRef, b: AxisRef) -> bool:
     """Whether `a` followed by `b` forms one (sub-)axis."""
-    return (
-        a.name == b.name
-        and a.is_sub_axis
-        and b.is_sub_axis
-        and _interval(a)[1] == b.pre_size
-    )
+    return _axes.can_merge(_ref(a), _ref(b), _context())
 
 
 def merge(a: AxisRef, b: AxisRef, mesh: Mesh) -> AxisRef:
     """Merges refs for which `can_merge` holds (the full axis if covered)."""
-    if not can_merge(a, b):
+    merged = _from_ref(_axes.merge(_ref(a), _ref(b), _mesh(mesh), _context()))
+    if merged is None:
         raise ValueError(f"{a} and {b} can't be merged")
-    assert a.size is not None and b.size is not None
-    size = a.size * b.size
-    if a.pre_size == 1 and mesh.get(a.name) == size:
-        return AxisRef(a.name)
-    return AxisRef(a.name, a.pre_size, size)
+    return merged
 
 
 def greatest_common_prefix(a: AxisRef, b: AxisRef) -> Optional[AxisRef]:
     """The longest ref that is a prefix of both, or None."""
-    if is_prefix_of(a, b):
-        return a
-    if is_prefix_of(b, a):
-        return b
-    return None
+    return _from_ref(_axes.greatest_common_prefix(_ref(a), _ref(b), _context()))
 
 
 def prefix_without_overlap(a: AxisRef, b: AxisRef) -> Optional[AxisRef]:
     """The longest prefix of `a` that doesn't overlap `b`, or None."""
-    if not overlaps(a, b):
-        return a
-    if b.get_pre_size() <= a.get_pre_size():
-        return None
-    return AxisRef(a.name, a.get_pre_size(), b.get_pre_size() // a.get_pre_size())
-
-
-def _sort_key(axis: AxisRef, mesh: Mesh) -> tuple[int, str, int, int]:
-    names = list(mesh)
-    index = names.index(axis.name) if axis.name in mesh else len(names)
-    size = axis.size if axis.size is not None else mesh.get(axis.name, -1)
-    return index, axis.name if index == len(names) else "", axis.get_pre_size(), size
+    return _from_ref(_axes.prefix_without_overlap(_ref(a), _ref(b), _context()))
 
 
 def less_in_mesh(a: AxisRef, b: AxisRef, mesh: Mesh) -> bool:
     """Mesh order: axis position, then pre-size, then size."""
-    return _sort_key(a, mesh) < _sort_key(b, mesh)
+    return _axes.less_in_mesh(_ref(a), _ref(b), _mesh(mesh), _context())
 
 
 def total_size(axes: Sequence[AxisRef], mesh: Mesh) -> int:
     """The product of the sizes of `axes`."""
-    result = 1
-    for axis in axes:
-        result *= max(axis.get_size(mesh), 1)
-    return result
+    _check_in_mesh(axes, mesh)
+    return _axes.total_size([_ref(a) for a in axes], _mesh(mesh), _context())
 
 
 def local_shape(
@@ -186,14 +193,9 @@ def local_shape(
 
     Negative (dynamic) sizes stay as they are.
     """
-    result = []
-    for index, size in enumerate(global_shape):
-        if size < 0 or index >= len(dims):
-            result.append(size)
-            continue
-        parts = total_size(dims[index], mesh)
-        result.append(-(-size // parts))
-    return result
+    for axes in dims[: len(global_shape)]:
+        _check_in_mesh(axes, mesh)
+    return _axes.local_shape(list(global_shape), [[_ref(a) for a in d] for d in dims], _mesh(mesh), _context())
 
 
 @dataclass(frozen=True)
@@ -207,7 +209,7 @@ class Sharding:
     open_dims: tuple[bool, ...] = field(default=())
 
     @classmethod
-    def from_attr(cls, attr) -> "Sharding":
+    def from_attr(cls, attr: Any) -> "Sharding":
         """From a `sdy.TensorShardingAttr`."""
         dims = tuple(
             tuple(AxisRef.from_attr(a) for a in d.axes) for d in attr.dimension_shardings
@@ -223,5 +225,13 @@ class Sharding:
 
 
 def are_equivalent(a: Sharding, b: Sharding) -> bool:
-    """Same mesh, same axes per dim and same unreduced axes."""
-    return a.mesh == b.mesh and a.dims == b.dims and a.unreduced == b.unreduced
+    """Same mesh, same axes per dim and same unreduced axes (open dims,
+    replicated axes do not matter)."""
+    # Meshes are Python values here: equal ones are bound to one symbol.
+    symbols = ("m", "m" if a.mesh == b.mesh else "n")
+
+    def data(s: Sharding, symbol: str) -> tuple:
+        return (symbol, [[_ref(r) for r in d] for d in s.dims], list(s.open_dims),
+                [_ref(r) for r in s.replicated], [_ref(r) for r in s.unreduced])
+
+    return _axes.are_equivalent(data(a, symbols[0]), data(b, symbols[1]), _context())

@@ -9,7 +9,7 @@
   (see `_mesh_builders`); they replace the generated value builders of the
   same name.
 - Device-group arithmetic of seed 000 (`device_groups`, `in_group_index`,
-  ...), plain Python over shapes.
+  ...) over plain shapes, computed by the C++ of `MeshGroups.h`.
 
     with ir.Context(), ir.Location.unknown():
         s = mesh.sharding("mesh0", split_axes=[[0], []])
@@ -37,6 +37,7 @@ from ._mesh_groups import (  # noqa: F401
     group_size,
     in_group_device,
     in_group_index,
+    linear_device_groups,
     linear_index,
     multi_index,
 )

@@ -6,8 +6,9 @@
         sharding = sdy.TensorShardingAttr.get("mesh", [["a"], []], replicated=["b"])
         str(sharding)  # '#sdy.sharding<@mesh, [{"a"}, {}], replicated={"b"}>'
 
-The axis algebra of `AxisRefs.h` is mirrored in pure Python by
-`meshsdy.dialects._sdy_axes` (re-exported here as `AxisRef`, `overlaps`, ...).
+The axis algebra of `AxisRefs.h` works on plain values too: `AxisRef`,
+`Sharding`, `overlaps`, `merge`, ... (`meshsdy.dialects._sdy_axes`, which
+asks the C++ through the bindings).
 """
 
 from __future__ import annotations

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from mlir import ir
 
 from .. import pipeline
-from .._sizes import SizeBounds
+from ..pipeline.cost import collective_bytes_sent, is_priced_collective
+from ..pipeline.report import mesh_shapes
 from ..sim.annotations import sharding_from_op
 from ..viz.layout import mesh_sharding_text
 from .locations import Where, all_places, where
@@ -188,7 +189,7 @@ class _SdyTerms:
                 axes = [(n, int(s)) for n, s in re.findall(r'"([^"]+)"=(\d+)', text)]
                 self.mesh = f"@{ir.StringAttr(op.operation.attributes['sym_name']).value} {text.removeprefix('#sdy.mesh')}"
                 break
-        refined = next(iter(pipeline._mesh_shapes(partitioned).values()), [])
+        refined = next(iter(mesh_shapes(partitioned).values()), [])
         self.names = mesh_axis_names(axes, refined) or []
         self.whole = dict(axes)
 
@@ -196,7 +197,7 @@ class _SdyTerms:
         return sdy_text(mesh_text, self.names, self.whole, rank) if self.names else mesh_text
 
 
-def _collective(op: ir.Operation, bounds: SizeBounds, by_place: dict[Where, OpLine]) -> Collective:
+def _collective(op: ir.Operation, by_place: dict[Where, OpLine]) -> Collective:
     loc = str(op.location)
     meta = re.search(r'fused<"reshard result (\d+) of ([\w.]+): (.*?) -> (.*?)">', loc)
     origin = re.search(r'fused<"sharding from the annotation through ([^"]*)">', loc)
@@ -213,13 +214,8 @@ def _collective(op: ir.Operation, bounds: SizeBounds, by_place: dict[Where, OpLi
         known = by_place.get(value_where) if value_where else None
         written = known.results if known and known.name == meta.group(2) else []
         value = written[index] if index < len(written) else f"result {index} of {meta.group(2)}"
-    size = None
-    factor = pipeline._RING_FACTOR.get(op.name)
-    group = bounds.group_size(op)
-    operand = op.operands[0].type if op.operands else None
-    if factor is not None and group is not None and isinstance(operand, ir.RankedTensorType) \
-            and operand.has_static_shape:
-        size = factor(group) * pipeline._bytes(operand, list(operand.shape))
+    # The cost model's price for the operand's static shape (None if dynamic).
+    size = collective_bytes_sent(op)
     return Collective(
         kind=op.name, value=value, value_where=value_where,
         source_sharding=meta.group(3) if meta else "?", target_sharding=meta.group(4) if meta else "?",
@@ -307,7 +303,7 @@ def explain(source: str, func: str, *, traversal: str = "forward-backward",
             terms = _SdyTerms(propagated, module)
             mesh, sharding_of, translate = terms.mesh, _sdy_result_sharding, terms
         else:
-            meshes = pipeline._mesh_shapes(propagated)
+            meshes = mesh_shapes(propagated)
             mesh = ", ".join(f"@{n} ({'x'.join(map(str, s))})" for n, s in meshes.items())
             sharding_of, translate = _mesh_result_sharding, (lambda text, rank=0: text)
         ops = _op_lines(_function(propagated, func), names, sharding_of)
@@ -318,7 +314,6 @@ def explain(source: str, func: str, *, traversal: str = "forward-backward",
         results_line = next((entry for entry in ops if entry.name == "return"), None)
 
         # Each collective of the partitioned function, at the op that reads it.
-        bounds = SizeBounds(pipeline._mesh_shapes(module), None)
         part = _function(module, func)
 
         def reader(op: ir.Operation) -> OpLine | None:
@@ -335,8 +330,8 @@ def explain(source: str, func: str, *, traversal: str = "forward-backward",
             return None
 
         def visit(op: ir.Operation) -> ir.WalkResult:
-            if op.name in pipeline._RING_FACTOR or op.name == "mesh.update_halo":
-                collective = _collective(op, bounds, by_place)
+            if is_priced_collective(op):
+                collective = _collective(op, by_place)
                 operand = op.operands[0].type if op.operands else None
                 rank = operand.rank if isinstance(operand, ir.RankedTensorType) else 0
                 collective.source_sharding = translate(collective.source_sharding, rank)

@@ -1,9 +1,9 @@
 """A device mesh as the simulator sees it: a static shape plus cached groups.
 
-The device-group rules themselves live in `meshsdy.dialects.mesh`
-(`device_groups`, `in_group_index`, ...); this module only turns them into
-linear device indices and caches them, because every collective asks for the
-same groups again and again.
+The device-group rules live once, in C++ (`MeshGroups.h`, read through
+`meshsdy.dialects.mesh`); this module only caches them as linear device
+indices per (shape, axes), because every collective asks for the same
+groups again and again.
 
 Devices are numbered by their row-major linear index over the mesh shape
 (`mesh.process_linear_index`). A per-device value is a list indexed by that
@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 
 from meshsdy.dialects._mesh_groups import (
     all_devices,
-    device_groups,
-    in_group_index,
+    group_size,
+    in_group_device,
+    linear_device_groups,
     linear_index,
-    multi_index,
 )
 
 __all__ = ["Mesh", "as_mesh"]
@@ -39,13 +39,16 @@ class Mesh:
     shape: tuple[int, ...]
     name: str = ""
     _multi: tuple[tuple[int, ...], ...] = field(init=False, repr=False, compare=False)
+    _linear: dict[tuple[int, ...], int] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         shape = tuple(int(s) for s in self.shape)
         if any(s <= 0 for s in shape):
             raise ValueError(f"mesh shape {list(shape)} must be static and positive")
         object.__setattr__(self, "shape", shape)
-        object.__setattr__(self, "_multi", tuple(all_devices(shape)))
+        multi = _devices(shape)
+        object.__setattr__(self, "_multi", multi)
+        object.__setattr__(self, "_linear", {coords: d for d, coords in enumerate(multi)})
 
     @property
     def rank(self) -> int:
@@ -63,7 +66,8 @@ class Mesh:
 
     def linear_index(self, coords: Sequence[int]) -> int:
         """Linear index of the device at `coords`."""
-        return linear_index(coords, self.shape)
+        found = self._linear.get(tuple(coords))
+        return found if found is not None else linear_index(coords, self.shape)
 
     def groups(self, mesh_axes: Sequence[int]) -> tuple[tuple[int, ...], ...]:
         """Device groups for `mesh_axes`, as linear indices in in-group order."""
@@ -79,7 +83,7 @@ class Mesh:
 
     def group_size(self, mesh_axes: Sequence[int]) -> int:
         """Number of devices in every group for `mesh_axes`."""
-        return math.prod(self.shape[a] for a in mesh_axes)
+        return _group_size(self.shape, tuple(int(a) for a in mesh_axes))
 
     def in_group_device(self, device: int, mesh_axes: Sequence[int], in_group: Sequence[int]) -> int:
         """Linear index of the device of `device`'s group whose coordinates on
@@ -89,15 +93,14 @@ class Mesh:
                 f"in-group device {list(in_group)} needs {len(mesh_axes)} coordinates "
                 f"for mesh axes {list(mesh_axes)}"
             )
-        coords = list(self._multi[device])
         for axis, c in zip(mesh_axes, in_group):
             if not 0 <= c < self.shape[axis]:
                 raise ValueError(
                     f"in-group coordinate {c} is out of range for mesh axis {axis} "
                     f"of size {self.shape[axis]}"
                 )
-            coords[axis] = int(c)
-        return linear_index(coords, self.shape)
+        coords = in_group_device(self._multi[device], [int(c) for c in in_group], [int(a) for a in mesh_axes])
+        return self._linear[coords]
 
     def neighbors(self, device: int, split_axes: Sequence[int]) -> tuple[int, int]:
         """Linear indices of the devices just before and just after `device`
@@ -111,8 +114,18 @@ class Mesh:
 
 
 @functools.lru_cache(maxsize=None)
+def _devices(shape: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    return tuple(all_devices(shape))
+
+
+@functools.lru_cache(maxsize=None)
 def _groups(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(linear_index(d, shape) for d in g) for g in device_groups(shape, axes))
+    return linear_device_groups(shape, axes)
+
+
+@functools.lru_cache(maxsize=None)
+def _group_size(shape: tuple[int, ...], axes: tuple[int, ...]) -> int:
+    return group_size(shape, axes)
 
 
 @functools.lru_cache(maxsize=None)
@@ -126,9 +139,12 @@ def _group_of(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[tuple[int,
 
 @functools.lru_cache(maxsize=None)
 def _in_group(shape: tuple[int, ...], axes: tuple[int, ...]) -> tuple[int, ...]:
-    return tuple(
-        in_group_index(multi_index(d, shape), shape, axes) for d in range(math.prod(shape))
-    )
+    """Each device's position in its group: where the group lists it."""
+    result = [0] * math.prod(shape)
+    for group in _groups(shape, axes):
+        for k, d in enumerate(group):
+            result[d] = k
+    return tuple(result)
 
 
 def as_mesh(mesh: Mesh | Sequence[int]) -> Mesh:

@@ -23,6 +23,7 @@ from typing import Any
 
 from mlir import ir
 
+from .._sdy_bridge import is_sdy_program, sdy_to_mesh
 from .irutil import dtype_of, static_shape
 from .reductions import SimulationError
 
@@ -144,12 +145,10 @@ class Compiler:
         """Index the module's functions and meshes. A program with sdy
         shardings is read through a copy with mesh annotations instead
         (they do not change its values; meshsdy.pipeline.sdy_to_mesh)."""
-        from .. import pipeline
-
-        if pipeline.is_sdy_program(module):
+        if is_sdy_program(module):
             with module.context:
                 module = ir.Module.parse(str(module))
-            pipeline.sdy_to_mesh(module)
+            sdy_to_mesh(module)
         self.module = module
         self.check_types = check_types
         self.functions: dict[str, ir.OpView] = {}

@@ -26,6 +26,7 @@ from typing import Any
 from meshsdy.dialects._mesh_groups import multi_index
 from meshsdy.dialects._sdy_axes import AxisRef
 from meshsdy.dialects._sdy_axes import Sharding as SdySharding
+from meshsdy.dialects._sdy_axes import total_size
 from meshsdy.sim import split_bounds
 
 from .layout import DeviceHolding, Layout, VizError, assemble, dynamic_dims_of, nominal_shape
@@ -163,7 +164,7 @@ def sdy_layout(
     for ref in [r for d in s.dims for r in d] + list(s.replicated) + list(s.unreduced):
         coords.check(ref)
 
-    counts = [math.prod(r.get_size(m.sizes) for r in refs) for refs in s.dims]
+    counts = [total_size(refs, m.sizes) for refs in s.dims]
     shape = nominal_shape(true_shape, counts)
     bounds = [split_bounds(size, n) if refs else None for size, n, refs in zip(shape, counts, s.dims)]
     sizes = [size for _, size in m.axes]

@@ -149,3 +149,55 @@ SmallVector<int64_t> mlir::mesh::inGroupMultiIndex(int64_t index,
                                                    ArrayRef<MeshAxis> meshAxes) {
   return multiIndex(index, meshAxesSizes(meshAxes, meshShape));
 }
+
+bool mlir::mesh::areValidGroupAxes(ArrayRef<int64_t> meshShape,
+                                   ArrayRef<MeshAxis> meshAxes) {
+  if (llvm::any_of(meshShape, [](int64_t size) { return size <= 0; }))
+    return false;
+  SmallVector<bool> seen(meshShape.size(), false);
+  for (MeshAxis axis : meshAxes) {
+    if (axis < 0 || static_cast<size_t>(axis) >= meshShape.size() ||
+        seen[axis])
+      return false;
+    seen[axis] = true;
+  }
+  return true;
+}
+
+SmallVector<int64_t> mlir::mesh::deviceGroups(ArrayRef<int64_t> meshShape,
+                                              ArrayRef<MeshAxis> meshAxes) {
+  if (!areValidGroupAxes(meshShape, meshAxes))
+    return {};
+  int64_t devices = 1;
+  for (int64_t size : meshShape)
+    if (llvm::MulOverflow(devices, size, devices))
+      return {};
+  // Row-major strides of the mesh, then the axes in visiting order: the
+  // outer ones (not in `meshAxes`, in axis order) pick the group, the group's
+  // own ones (in the listed order) the device inside it.
+  SmallVector<int64_t> stride(meshShape.size(), 1);
+  for (int64_t axis = static_cast<int64_t>(meshShape.size()) - 2; axis >= 0;
+       --axis)
+    stride[axis] = stride[axis + 1] * meshShape[axis + 1];
+  SmallVector<int64_t> order;
+  for (auto [axis, size] : llvm::enumerate(meshShape))
+    if (!llvm::is_contained(meshAxes, static_cast<MeshAxis>(axis)))
+      order.push_back(axis);
+  llvm::append_range(order, meshAxes);
+  // An odometer over `order`, its last axis turning fastest.
+  SmallVector<int64_t> coords(order.size(), 0);
+  SmallVector<int64_t> groups;
+  groups.reserve(devices);
+  for (int64_t linear = 0, n = 0; n < devices; ++n) {
+    groups.push_back(linear);
+    for (int64_t k = static_cast<int64_t>(order.size()) - 1; k >= 0; --k) {
+      int64_t axis = order[k];
+      linear += stride[axis];
+      if (++coords[k] < meshShape[axis])
+        break;
+      linear -= coords[k] * stride[axis];
+      coords[k] = 0;
+    }
+  }
+  return groups;
+}

@@ -1,13 +1,13 @@
 //===- CostReport.cpp - mesh-cost-report ----------------------------------===//
 //
-// Two measures of a function: the bytes each device sends in its mesh
-// collectives (ring model, the one meshsdy.pipeline.SpmdReport uses), and
-// the peak of the tensor bytes live at once on a device. For a program
-// still to be partitioned, the pass partitions a copy to compare both sides.
+// Prints two measures of each function, from the cost model (CostModel.h):
+// the bytes each device sends in its mesh collectives, and the peak of the
+// tensor bytes live at once on a device. For a program still to be
+// partitioned, the pass partitions a copy to compare both sides.
 //
 //===----------------------------------------------------------------------===//
 
-#include "meshsdy/Dialect/Mesh/Transforms/CostReport.h"
+#include "meshsdy/Dialect/Mesh/Transforms/CostModel.h"
 #include "meshsdy/Dialect/Mesh/IR/MeshOps.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 
@@ -29,37 +29,6 @@ using namespace mlir::mesh;
 
 namespace {
 
-/// Bytes of a statically shaped tensor (sub-byte elements take a byte);
-/// nullopt for anything else.
-std::optional<int64_t> tensorBytes(Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !tensor.hasStaticShape())
-    return std::nullopt;
-  unsigned width = tensor.getElementType().isIntOrFloat()
-                       ? tensor.getElementType().getIntOrFloatBitWidth()
-                       : 32;
-  return tensor.getNumElements() * int64_t(std::max(width, 8u) / 8);
-}
-
-/// What one device sends per operand byte in a group of `g` devices, by
-/// collective (ring algorithms; rooted and point-to-point ops count the
-/// busiest device). docs/spmd.md gives the model.
-std::optional<double> ringFactor(StringRef name, int64_t g) {
-  return llvm::StringSwitch<std::optional<double>>(name)
-      .Case("mesh.all_gather", g - 1)
-      .Case("mesh.all_reduce", 2.0 * (g - 1) / g)
-      .Case("mesh.reduce_scatter", double(g - 1) / g)
-      .Case("mesh.all_to_all", double(g - 1) / g)
-      .Case("mesh.all_slice", 0.0)
-      .Case("mesh.broadcast", g - 1)
-      .Case("mesh.scatter", double(g - 1) / g)
-      .Case("mesh.gather", 1.0)
-      .Case("mesh.reduce", 1.0)
-      .Case("mesh.send", 1.0)
-      .Case("mesh.shift", 1.0)
-      .Default(std::nullopt);
-}
-
 struct CollectiveCost {
   unsigned count = 0;
   /// Collectives whose operand size or group is not static.
@@ -67,119 +36,24 @@ struct CollectiveCost {
   double bytes = 0;
 };
 
-/// The collectives of `func` by op name.
+/// The collectives of `func` by op name, priced by the cost model.
 std::map<std::string, CollectiveCost> collectiveCosts(func::FuncOp func) {
   std::map<std::string, CollectiveCost> costs;
   func.walk([&](Operation *op) {
-    StringRef name = op->getName().getStringRef();
-    bool halo = name == "mesh.update_halo";
-    if (!halo && !ringFactor(name, 2))
-      return;
-    if (op->getNumOperands() == 0 ||
+    if (!isPricedCollective(op) || op->getNumOperands() == 0 ||
         !isa<RankedTensorType>(op->getOperand(0).getType()))
       return;
-    CollectiveCost &cost = costs[name.str()];
+    CollectiveCost &cost = costs[op->getName().getStringRef().str()];
     ++cost.count;
-    std::optional<int64_t> bytes = tensorBytes(op->getOperand(0).getType());
-    auto meshName = op->getAttrOfType<FlatSymbolRefAttr>("mesh");
-    auto meshOp = meshName ? SymbolTable::lookupNearestSymbolFrom<MeshOp>(
-                                 op, meshName)
-                           : MeshOp();
-    if (!bytes || !meshOp) {
+    if (std::optional<double> bytes = collectiveBytesSent(op))
+      cost.bytes += *bytes;
+    else
       ++cost.unsized;
-      return;
-    }
-    if (halo) {
-      // Each split dimension's low and high halo widths times the extent
-      // of the other dimensions.
-      auto tensor = cast<RankedTensorType>(op->getOperand(0).getType());
-      auto split = op->getAttrOfType<ArrayAttr>("split_axes");
-      auto halos = op->getAttrOfType<DenseI64ArrayAttr>("static_halo_sizes");
-      int64_t elements = 0;
-      unsigned pair = 0;
-      for (int64_t dim = 0; split && dim < int64_t(split.size()) &&
-                            dim < tensor.getRank();
-           ++dim) {
-        auto axes = dyn_cast<DenseI16ArrayAttr>(split[dim]);
-        if (!axes || axes.empty())
-          continue;
-        if (halos && 2 * pair + 1 < halos.size()) {
-          int64_t widths = halos[2 * pair] + halos[2 * pair + 1];
-          elements += widths * (tensor.getNumElements() /
-                                std::max<int64_t>(tensor.getDimSize(dim), 1));
-        }
-        ++pair;
-      }
-      cost.bytes += double(*bytes) / std::max<int64_t>(tensor.getNumElements(), 1) *
-                    elements;
-      return;
-    }
-    int64_t group = 1;
-    auto axes = op->getAttrOfType<DenseI16ArrayAttr>("mesh_axes");
-    ArrayRef<int64_t> shape = meshOp.getShape();
-    for (int16_t axis : axes ? axes.asArrayRef() : ArrayRef<int16_t>()) {
-      if (axis >= int64_t(shape.size()) || ShapedType::isDynamic(shape[axis])) {
-        ++cost.unsized;
-        return;
-      }
-      group *= shape[axis];
-    }
-    cost.bytes += *ringFactor(name, group) * double(*bytes);
   });
   return costs;
 }
 
 } // namespace
-
-int64_t mlir::mesh::peakLiveTensorBytes(func::FuncOp func) {
-  if (func.isExternal())
-    return 0;
-  Block &body = func.getFunctionBody().front();
-  DenseMap<Operation *, int64_t> position;
-  for (auto [i, op] : llvm::enumerate(body))
-    position[&op] = i;
-  // A mesh.shard result is its operand: the annotation holds no data.
-  auto root = [](Value value) {
-    while (auto shard = value.getDefiningOp<ShardOp>())
-      value = shard.getSrc();
-    return value;
-  };
-  // [first, last] position at which each tensor is live; -1 for arguments.
-  DenseMap<Value, std::pair<int64_t, int64_t>> live;
-  auto define = [&](Value value, int64_t at) {
-    if (tensorBytes(value.getType()) && !value.getDefiningOp<ShardOp>())
-      live.try_emplace(value, at, at);
-  };
-  for (BlockArgument arg : body.getArguments())
-    define(arg, -1);
-  for (Operation &op : body)
-    for (Value result : op.getResults())
-      define(result, position[&op]);
-  func.walk([&](Operation *user) {
-    Operation *top = body.findAncestorOpInBlock(*user);
-    if (!top)
-      return;
-    for (Value operand : user->getOperands()) {
-      auto it = live.find(root(operand));
-      if (it != live.end())
-        it->second.second = std::max(it->second.second, position[top]);
-    }
-  });
-  // Sweep: a tensor adds its bytes where it starts and removes them after
-  // its last use.
-  std::map<int64_t, int64_t> delta;
-  for (auto &[value, span] : live) {
-    int64_t bytes = *tensorBytes(value.getType());
-    delta[span.first] += bytes;
-    delta[span.second + 1] -= bytes;
-  }
-  int64_t current = 0, peak = 0;
-  for (auto &[at, change] : delta) {
-    current += change;
-    peak = std::max(peak, current);
-  }
-  return peak;
-}
 
 namespace {
 

@@ -144,12 +144,21 @@ int64_t mlir::sdy::getTotalSize(ArrayRef<AxisRefAttr> axes, MeshAttr mesh) {
 SmallVector<int64_t> mlir::sdy::getLocalShape(ArrayRef<int64_t> globalShape,
                                               TensorShardingAttr sharding,
                                               MeshAttr mesh) {
+  SmallVector<ArrayRef<AxisRefAttr>> dimAxes;
+  for (DimensionShardingAttr dim : sharding.getDimShardings())
+    dimAxes.push_back(dim.getAxes());
+  return getLocalShape(globalShape, dimAxes, mesh);
+}
+
+SmallVector<int64_t>
+mlir::sdy::getLocalShape(ArrayRef<int64_t> globalShape,
+                         ArrayRef<ArrayRef<AxisRefAttr>> dimAxes,
+                         MeshAttr mesh) {
   SmallVector<int64_t> local(globalShape);
-  ArrayRef<DimensionShardingAttr> dims = sharding.getDimShardings();
   for (auto [dim, size] : llvm::enumerate(local)) {
-    if (dim >= dims.size() || size < 0) // Dynamic sizes stay dynamic.
+    if (dim >= dimAxes.size() || size < 0) // Dynamic sizes stay dynamic.
       continue;
-    size = llvm::divideCeil(size, getTotalSize(dims[dim].getAxes(), mesh));
+    size = llvm::divideCeil(size, getTotalSize(dimAxes[dim], mesh));
   }
   return local;
 }

@@ -1,7 +1,9 @@
 //===- MeshGroups.h - mesh lookup and device-group arithmetic ---*- C++ -*-===//
 //
-// The C++ side of seed 000's "Device groups" and "In-group Device" sections,
-// mirrored in Python by meshsdy/dialects/_mesh_groups.py.
+// Seed 000's "Device groups" and "In-group Device" sections: the one home
+// of the group arithmetic (meshsdy.dialects.mesh reads it through the C API,
+// include/meshsdy-c/Groups.h; test/python/reference/groups.py is an
+// independent reference that a test compares with it).
 //
 // Terminology, for a mesh of shape `S` (one size per mesh axis) and a list of
 // `meshAxes`:
@@ -116,6 +118,23 @@ SmallVector<int64_t> inGroupMultiIndex(int64_t index,
 /// range).
 SmallVector<int64_t> meshAxesSizes(ArrayRef<MeshAxis> meshAxes,
                                    ArrayRef<int64_t> meshShape);
+
+/// Whether `meshAxes` are axes of a mesh of shape `meshShape` (in range, none
+/// repeated) and every size of `meshShape` is static and positive: what
+/// deviceGroups needs.
+bool areValidGroupAxes(ArrayRef<int64_t> meshShape,
+                       ArrayRef<MeshAxis> meshAxes);
+
+/// Every device group of a mesh of static shape `meshShape` for `meshAxes`,
+/// as linear device indices: the groups one after the other, each
+/// `collectiveProcessGroupSize(meshAxes, meshShape)` devices long and in
+/// in-group order; the groups in row-major order of their group index.
+/// Empty unless areValidGroupAxes holds.
+///   deviceGroups({2, 2}, [1]) == {0, 1, 2, 3}   (groups {0, 1}, {2, 3})
+///   deviceGroups({2, 2}, [0]) == {0, 2, 1, 3}   (groups {0, 2}, {1, 3})
+///   deviceGroups({2, 3}, [1, 0]) == {0, 3, 1, 4, 2, 5}   (one group)
+SmallVector<int64_t> deviceGroups(ArrayRef<int64_t> meshShape,
+                                  ArrayRef<MeshAxis> meshAxes);
 
 } // namespace mlir::mesh
 

@@ -316,19 +316,23 @@ def MeshCostReport : Pass<"mesh-cost-report", "::mlir::ModuleOp"> {
 
         mesh-opt examples/mlp.mlir --mesh-cost-report -o /dev/null
 
-    Bytes sent per device, for an operand of b bytes per device and a group
-    of g devices (the model of `meshsdy.pipeline.SpmdReport`, which reports
-    the same numbers): all_gather (g-1)*b, all_reduce 2*(g-1)/g*b,
-    reduce_scatter and all_to_all (g-1)/g*b, all_slice 0, broadcast (g-1)*b,
-    scatter (g-1)/g*b, gather, reduce, send and shift b; update_halo the
-    halo widths of each split dimension times the other extents. A
-    collective on a dynamically shaped operand is counted but not priced
-    (the Python report bounds such sizes; this pass does not).
+    The model (CostModel.h) is the one `meshsdy.pipeline.SpmdReport` reads
+    through the C API, so both report the same numbers. Bytes sent per
+    device, for an operand of b bytes per device and a group of g devices:
+    all_gather (g-1)*b, all_reduce 2*(g-1)/g*b, reduce_scatter and
+    all_to_all (g-1)/g*b, all_slice 0, broadcast (g-1)*b, scatter
+    (g-1)/g*b, gather, reduce, send and shift b; update_halo the halo widths
+    of each split dimension times the other extents. An element takes its
+    bit width in whole bytes, rounded up (at least one). A collective whose
+    operand has a dynamic size, or a dynamic halo width or group, is
+    counted but not priced here (SpmdReport bounds a dynamic size at its
+    largest piece and prices that).
 
     Peak live bytes: each statically shaped tensor of a function's entry
     block is live from its definition to its last use (uses in nested
-    regions count at their enclosing op; a `mesh.shard` result is its
-    operand, not a copy); the peak is the largest sum over program points.
+    regions count at their enclosing op; the result of `mesh.shard`,
+    `sdy.sharding_constraint` or `sdy.reshard` is its operand, not a copy);
+    the peak is the largest sum over program points.
 
     Cost: one walk per function, plus partitioning the copy.
   }];

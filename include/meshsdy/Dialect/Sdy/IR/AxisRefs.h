@@ -8,7 +8,10 @@
 // interval" [m, m*k): with `"a"=8`, `"a":(1)2` covers [1, 2), `"a":(2)4`
 // covers [2, 8) and `"a"` covers [1, 8).
 //
-// Python mirror: python/meshsdy/dialects/_sdy_axes.py.
+// The one home of the axis algebra: meshsdy.dialects.sdy reads it through the
+// C API (`overlaps`, `merge`, ... on plain AxisRef values);
+// test/python/reference/axes.py is an independent reference a test compares
+// with it.
 //
 //===----------------------------------------------------------------------===//
 
@@ -92,6 +95,13 @@ int64_t getTotalSize(ArrayRef<AxisRefAttr> axes, MeshAttr mesh);
 ///   [8, 6] under [{"a"}, {"b"}] on <["a"=4, "b"=4]> -> [2, 2]
 SmallVector<int64_t> getLocalShape(ArrayRef<int64_t> globalShape,
                                    TensorShardingAttr sharding, MeshAttr mesh);
+
+/// The same for a tensor whose dimension `i` is split over `dimAxes[i]`
+/// (dimensions past the end of `dimAxes` are not split).
+///   [6, 5] over [{"a":(1)4}] on <["a"=8]> -> [2, 5]
+SmallVector<int64_t> getLocalShape(ArrayRef<int64_t> globalShape,
+                                   ArrayRef<ArrayRef<AxisRefAttr>> dimAxes,
+                                   MeshAttr mesh);
 
 /// Whether `a` and `b` shard a tensor in the same way: same mesh, same axes
 /// per dimension and same unreduced axes. Open/closed, priorities and

@@ -1,0 +1,1 @@
+"""Independent Python references of the C++ models, for cross-checks (not part of the package)."""
