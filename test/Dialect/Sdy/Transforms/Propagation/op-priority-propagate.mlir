@@ -112,9 +112,10 @@ sdy.mesh @mesh = <["a"=2, "b"=2]>
 // CHECK-NEXT: math.tanh %[[S]] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"b", ?}, {?}]>]>}
 func.func @full_slice_is_not_a_reshape(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>})
     -> (tensor<8x8xf32>, tensor<8x8xf32>) {
-  %0 = tensor.extract_slice %arg0[0, 0] [8, 8] [1, 1] : tensor<8x8xf32> to tensor<8x8xf32>
+  %0 = tensor.extract_slice %arg0[0, 0] [8, 8] [1, 1] {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>}
+         : tensor<8x8xf32> to tensor<8x8xf32>
   %1 = sdy.sharding_constraint %0 <@mesh, [{"b", ?}, {?}]> : tensor<8x8xf32>
-  %2 = math.tanh %0 : tensor<8x8xf32>
+  %2 = math.tanh %0 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>} : tensor<8x8xf32>
   return %1, %2 : tensor<8x8xf32>, tensor<8x8xf32>
 }
 
@@ -134,9 +135,12 @@ sdy.mesh @mesh = <["a"=2, "b"=2]>
 func.func @queued_op_keeps_its_turn(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>})
     -> tensor<8x16x8xf32> {
   %e0 = tensor.empty() : tensor<8x8x8xf32>
-  %0 = linalg.broadcast ins(%arg0 : tensor<8x8xf32>) outs(%e0 : tensor<8x8x8xf32>) dimensions = [0]
+  %0 = linalg.broadcast {sdy.sharding_rule = #sdy.op_sharding_rule<([j, k], [i, j, k])->([i, j, k]) {i=8, j=8, k=8}>}
+         ins(%arg0 : tensor<8x8xf32>) outs(%e0 : tensor<8x8x8xf32>) dimensions = [0]
   %e1 = tensor.empty() : tensor<8x8x8xf32>
-  %1 = linalg.broadcast ins(%arg0 : tensor<8x8xf32>) outs(%e1 : tensor<8x8x8xf32>) dimensions = [2]
-  %2 = tensor.concat dim(1) %0, %1 : (tensor<8x8x8xf32>, tensor<8x8x8xf32>) -> tensor<8x16x8xf32>
+  %1 = linalg.broadcast {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [i, j, k])->([i, j, k]) {i=8, j=8, k=8}>}
+         ins(%arg0 : tensor<8x8xf32>) outs(%e1 : tensor<8x8x8xf32>) dimensions = [2]
+  %2 = tensor.concat dim(1) %0, %1 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [i, j, k])->([i, j, k]) {i=8, j=16, k=8} need_replication={j}>}
+         : (tensor<8x8x8xf32>, tensor<8x8x8xf32>) -> tensor<8x16x8xf32>
   return %2 : tensor<8x16x8xf32>
 }
