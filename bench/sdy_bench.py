@@ -7,9 +7,13 @@ its batch over `data`, every weight on its columns and every bias over
 linalg.broadcast, arith.addf, math.tanh) and Shardy (jaxlib, in a child
 process) on the StableHLO form (dot_general, broadcast_in_dim, add, tanh);
 both times are the pass pipeline alone (parsing excluded), best of
-`--repeat`, the runs of the two alternating. Then our pipeline alone on about 10k and 100k ops, for its
-scaling (linear: a ratio of about 10), and the same for the whole way to
-per-device code (`sdy-spmdize-pipeline`).
+`--repeat`, the runs of the two alternating. Then the whole way to
+per-device code the same way: our `sdy-spmdize-pipeline` against Shardy's
+import, propagation, export with explicit collectives and global-to-local
+(`SHARDY_SPMDIZE`). Both are given in wall and in CPU time (each
+process's own; on a machine shared with other work the CPU time moves much
+less than the wall clock). Then our pipelines alone on about 10k and 100k ops, for
+their scaling (linear: a ratio of about 10).
 
     .venv/bin/python bench/sdy_bench.py [--layers 1000] [--repeat 5] [--no-scaling]
 """
@@ -24,12 +28,18 @@ import sys
 import tempfile
 import threading
 import time
-from typing import NoReturn
+from typing import Callable, NoReturn
 
 from mlir import ir
 from mlir.passmanager import PassManager
 
 import meshsdy  # noqa: F401  (registers dialects and passes)
+
+# Shardy's way to per-device code, as jaxlib's passes name it: what our
+# `sdy-spmdize-pipeline` is compared with.
+SHARDY_SPMDIZE = ("sdy-import-pipeline,sdy-aggressive-propagate,"
+                  "sdy-export-pipeline{enable-insert-explicit-collectives=true},"
+                  "sdy-convert-global-to-local")
 
 MESH = 'sdy.mesh @mesh = <["data"=2, "model"=4]>'
 X = '{sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}'
@@ -82,22 +92,23 @@ def mlp_stablehlo(layers: int) -> str:
     return "\n".join(lines)
 
 
-def _run_ours(text: str, verify: bool, pipeline: str) -> tuple[float, str]:
-    """One run of our `pipeline` (parsing excluded): seconds and result."""
+def _run_ours(text: str, verify: bool, pipeline: str) -> tuple[float, float, str]:
+    """One run of our `pipeline` (parsing excluded): wall and CPU seconds,
+    and the result."""
     with ir.Context():
         module = ir.Module.parse(text)
         pm = PassManager.parse(f"builtin.module({pipeline})")
         pm.enable_verifier(verify)
-        start = time.perf_counter()
+        start, start_cpu = time.perf_counter(), time.process_time()
         pm.run(module.operation)
-        return time.perf_counter() - start, str(module)
+        return time.perf_counter() - start, time.process_time() - start_cpu, str(module)
 
 
 def time_ours(text: str, repeat: int, verify: bool = True,
               pipeline: str = "sdy-propagation-pipeline") -> tuple[float, str]:
     """Best time of our `pipeline` (parsing excluded) and its result."""
     runs = [_run_ours(text, verify, pipeline) for _ in range(repeat)]
-    return min(seconds for seconds, _ in runs), runs[-1][1]
+    return min(seconds for seconds, _, _ in runs), runs[-1][2]
 
 
 # Shardy runs in a child process (jaxlib's MLIR can't share a process with
@@ -112,15 +123,15 @@ from jax._src.interpreters import mlir as jmlir
 text = json.loads(sys.stdin.readline())
 print("ready", flush=True)
 for line in sys.stdin:
-    verify = line.strip() == "1"
+    request = json.loads(line)
     with jmlir.make_ir_context():
         module = ir.Module.parse(text)
-        pm = passmanager.PassManager.parse("builtin.module(sdy-propagation-pipeline)")
-        pm.enable_verifier(verify)
-        start = time.perf_counter()
+        pm = passmanager.PassManager.parse(f"builtin.module({request['pipeline']})")
+        pm.enable_verifier(request["verify"])
+        start, start_cpu = time.perf_counter(), time.process_time()
         pm.run(module.operation)
-        seconds = time.perf_counter() - start
-        print(json.dumps({"seconds": seconds, "result": str(module)}), flush=True)
+        seconds, cpu = time.perf_counter() - start, time.process_time() - start_cpu
+        print(json.dumps({"seconds": seconds, "cpu": cpu, "result": str(module)}), flush=True)
 """
 
 # How long one answer of Shardy's process may take (its import included).
@@ -170,10 +181,10 @@ class _Shardy:
         self.stderr.seek(0)
         raise RuntimeError(f"Shardy's process {what}:\n{self.stderr.read()[-2000:]}")
 
-    def run(self, verify: bool) -> tuple[float, str]:
-        self._send("1\n" if verify else "0\n")
+    def run(self, verify: bool, pipeline: str) -> tuple[float, float, str]:
+        self._send(json.dumps({"verify": verify, "pipeline": pipeline}) + "\n")
         answer = json.loads(self._answer())
-        return answer["seconds"], answer["result"]
+        return answer["seconds"], answer["cpu"], answer["result"]
 
     def close(self) -> None:
         if self.child.poll() is None:
@@ -181,28 +192,42 @@ class _Shardy:
         self.child.wait()
 
 
-def time_both(ours_text: str, shardy_text: str, repeat: int,
-              verify: bool) -> tuple[float, str, tuple[float, str] | None]:
+class Best:
+    """The best wall and CPU seconds of one side's runs, and its last result.
+    CPU time is this process's alone: on a machine shared with other work it
+    moves much less than the wall clock."""
+
+    def __init__(self) -> None:
+        self.wall = self.cpu = float("inf")
+        self.result = ""
+
+    def add(self, wall: float, cpu: float, result: str) -> None:
+        self.wall, self.cpu, self.result = min(self.wall, wall), min(self.cpu, cpu), result
+
+
+def time_both(ours_text: str, shardy_text: str, repeat: int, verify: bool,
+              ours_pipeline: str = "sdy-propagation-pipeline",
+              shardy_pipeline: str = "sdy-propagation-pipeline",
+              ) -> tuple[Best, Best | None]:
     """Best times of our pipeline and Shardy's, their runs interleaved.
 
-    Returns our best seconds and result, and Shardy's (None without jax)."""
+    Returns ours, and Shardy's (None without jax)."""
+    ours = Best()
     try:
         import jax  # noqa: F401
     except ImportError:
-        seconds, result = time_ours(ours_text, repeat, verify)
-        return seconds, result, None
-    shardy = _Shardy(shardy_text)
-    try:
-        ours_best = theirs_best = float("inf")
-        ours_out = theirs_out = ""
         for _ in range(repeat):
-            seconds, ours_out = _run_ours(ours_text, verify, "sdy-propagation-pipeline")
-            ours_best = min(ours_best, seconds)
-            seconds, theirs_out = shardy.run(verify)
-            theirs_best = min(theirs_best, seconds)
+            ours.add(*_run_ours(ours_text, verify, ours_pipeline))
+        return ours, None
+    shardy = _Shardy(shardy_text)
+    theirs = Best()
+    try:
+        for _ in range(repeat):
+            ours.add(*_run_ours(ours_text, verify, ours_pipeline))
+            theirs.add(*shardy.run(verify, shardy_pipeline))
     finally:
         shardy.close()
-    return ours_best, ours_out, (theirs_best, theirs_out)
+    return ours, theirs
 
 
 def check_same_shardings(ours: str, theirs: str, layers: int) -> None:
@@ -215,6 +240,44 @@ def check_same_shardings(ours: str, theirs: str, layers: int) -> None:
             raise AssertionError(f"{name}: {count} of {layers} tanh results sharded {want}")
 
 
+def check_same_collectives(ours: str, theirs: str, layers: int) -> None:
+    """Both gather each layer's activation before the next matmul (one
+    all_gather per layer after the first, no all_reduce) and compute every
+    tanh on the device's 32x64 piece."""
+    counts = {
+        "ours": (ours.count("mesh.all_gather "), ours.count("all_reduce"),
+                 sum(1 for line in ours.splitlines()
+                     if "math.tanh" in line and "tensor<32x64xf32>" in line)),
+        "shardy": (theirs.count('"stablehlo.all_gather"'), theirs.count("all_reduce"),
+                   sum(1 for line in theirs.splitlines()
+                       if "stablehlo.tanh" in line and "tensor<32x64xf32>" in line)),
+    }
+    for name, got in counts.items():
+        if got != (layers - 1, 0, layers):
+            raise AssertionError(f"{name}: (all_gathers, all_reduces, local tanhs) = {got}, "
+                                 f"expected {(layers - 1, 0, layers)}")
+
+
+def compare(title: str, ours_pipeline: str, shardy_pipeline: str, layers: int, repeat: int,
+            check: Callable[[str, str, int], None]) -> None:
+    """Prints our best time against Shardy's, verifier on and off."""
+    print(f"MLP, {layers} layers, {title} (best of {repeat}, parsing excluded):")
+    for verify in (True, False):
+        ours, shardy = time_both(mlp_ours(layers), mlp_stablehlo(layers), repeat, verify,
+                                 ours_pipeline, shardy_pipeline)
+        label = "verifier after each pass (default)" if verify else "verifier off"
+        print(f" {label}:")
+        print(f"  {'':26s}{'wall':>11s} {'CPU':>12s}")
+        print(f"  meshsdy (upstream ops)      {ours.wall * 1e3:9.1f} ms {ours.cpu * 1e3:9.1f} ms")
+        if shardy is None:
+            print("  Shardy (jaxlib)             not installed")
+            continue
+        check(ours.result, shardy.result, layers)
+        print(f"  Shardy (jaxlib, stablehlo)  {shardy.wall * 1e3:9.1f} ms {shardy.cpu * 1e3:9.1f} ms")
+        print(f"  ratio meshsdy / Shardy      {ours.wall / shardy.wall:9.2f}    {ours.cpu / shardy.cpu:9.2f}"
+              f"     (same result on all {layers} layers)")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--layers", type=int, default=1000)
@@ -224,19 +287,10 @@ def main() -> None:
     if args.repeat < 1 or args.layers < 1:
         parser.error("--repeat and --layers must be at least 1")
 
-    print(f"MLP, {args.layers} layers, sdy-propagation-pipeline (best of {args.repeat}, parsing excluded):")
-    for verify in (True, False):
-        ours_s, ours_out, shardy = time_both(mlp_ours(args.layers), mlp_stablehlo(args.layers), args.repeat, verify)
-        label = "verifier after each pass (default)" if verify else "verifier off"
-        print(f" {label}:")
-        print(f"  meshsdy (upstream ops)      {ours_s * 1e3:9.1f} ms")
-        if shardy is None:
-            print("  Shardy (jaxlib)             not installed")
-            continue
-        shardy_s, shardy_out = shardy
-        check_same_shardings(ours_out, shardy_out, args.layers)
-        print(f"  Shardy (jaxlib, stablehlo)  {shardy_s * 1e3:9.1f} ms")
-        print(f"  ratio meshsdy / Shardy      {ours_s / shardy_s:9.2f}  (same shardings on all {args.layers} layers)")
+    compare("sdy-propagation-pipeline", "sdy-propagation-pipeline", "sdy-propagation-pipeline",
+            args.layers, args.repeat, check_same_shardings)
+    compare("to per-device code (ours: sdy-spmdize-pipeline; Shardy: SHARDY_SPMDIZE)",
+            "sdy-spmdize-pipeline", SHARDY_SPMDIZE, args.layers, args.repeat, check_same_collectives)
     if args.no_scaling:
         return
     # 7 ops per layer: about 10k and 100k ops.

@@ -59,7 +59,7 @@ class ZooResult:
 
 def run_zoo_model(name: str, weights: str = "arguments", ranks: int = 4, seed: int = 0,
                   opt_level: int = 2) -> ZooResult:
-    """Imports, partitions and runs zoo model `name` (JIT-compiled at LLVM
+    """Imports, partitions and runs zoo model `name` (built at LLVM
     `opt_level`), and compares with torch."""
     zoo = ZOO[name]
     model, inputs = zoo.make(seed)
@@ -90,7 +90,7 @@ def main() -> int:
     parser.add_argument("--weights", choices=("arguments", "constants"), action="append",
                         help="weights as function arguments or baked-in constants (default: both)")
     parser.add_argument("--opt-level", type=int, choices=(0, 1, 2, 3), default=2,
-                        help="the JIT's LLVM optimisation level (default 2)")
+                        help="LLVM's optimisation level of the build (default 2)")
     args = parser.parse_args()
     ok = True
     for name in args.model or list(ZOO):

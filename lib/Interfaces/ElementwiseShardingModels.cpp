@@ -10,6 +10,7 @@
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
 #include "meshsdy/Interfaces/ExternalModels.h"
 
+#include "meshsdy/Dialect/Mesh/IR/MeshOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -78,6 +79,44 @@ struct ElementwiseShardingModel
   }
 };
 
+/// A user's mesh.all_reduce (in a manual region) is elementwise over the
+/// axes it does not reduce: the devices of a group hold the same piece of a
+/// tensor split over other axes, and sum it. Split over a reduced axis,
+/// the devices would hold different pieces: refused.
+struct AllReduceShardingModel
+    : ShardingInterface::FallbackModel<AllReduceShardingModel> {
+  ElementwiseShardingModel elementwise;
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return elementwise.getLoopIteratorTypes(op);
+  }
+  SmallVector<ReductionKind> getReductionLoopIteratorKinds(Operation *) const {
+    return {};
+  }
+  bool canReadWholeTensorsFromAbove(Operation *) const { return false; }
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    return elementwise.getIndexingMaps(op);
+  }
+  LogicalResult spmdize(Operation *op, ArrayRef<Value> localOperands,
+                        ArrayRef<MeshSharding> operandShardings,
+                        ArrayRef<MeshSharding> resultShardings,
+                        IRMapping &mapping,
+                        SymbolTableCollection &symbolTables,
+                        OpBuilder &builder) const {
+    ArrayRef<MeshAxis> reduced = cast<mesh::AllReduceOp>(op).getMeshAxes();
+    for (const MeshSharding &sharding :
+         llvm::concat<const MeshSharding>(operandShardings, resultShardings))
+      for (ArrayRef<MeshAxis> axes : sharding.getSplitAxes())
+        for (MeshAxis axis : axes)
+          if (llvm::is_contained(reduced, axis))
+            return op->emitOpError("unsupported by mesh-spmdization: its "
+                                   "operand split over mesh axis ")
+                   << axis << ", which it reduces over";
+    return mesh::detail::spmdizeByCloning(op, localOperands, resultShardings,
+                                          mapping, symbolTables, builder,
+                                          /*allowUneven=*/true);
+  }
+};
+
 /// Attaches the model to every elementwise op of `dialect`.
 void attachToElementwiseOps(MLIRContext *ctx, StringRef dialect) {
   // getRegisteredOperationsByDialect("math") came back empty when this
@@ -98,5 +137,8 @@ void mlir::meshsdy::detail::registerElementwiseShardingModels(
   });
   registry.addExtension(+[](MLIRContext *ctx, math::MathDialect *) {
     attachToElementwiseOps(ctx, math::MathDialect::getDialectNamespace());
+  });
+  registry.addExtension(+[](MLIRContext *ctx, mesh::MeshDialect *) {
+    mesh::AllReduceOp::attachInterface<AllReduceShardingModel>(*ctx);
   });
 }

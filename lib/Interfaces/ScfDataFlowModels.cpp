@@ -1,6 +1,7 @@
 //===- ScfDataFlowModels.cpp - scf ops as sdy data-flow ops ---------------===//
 //
-// ShardableDataFlowOpInterface models for scf.for, scf.while and scf.if:
+// ShardableDataFlowOpInterface models for scf.for, scf.while, scf.if and
+// scf.index_switch:
 // each result owns one edge linking the values that must share its sharding
 // (what flows into the result and the block arguments that carry it). The
 // sharding of an edge owner lives in the op's `sdy.sharding` (one entry per
@@ -15,6 +16,8 @@
 //     %a; %b then has no edge and no sharding)
 //   %r = scf.if %p { yield %x } else { yield %y }
 //     edge of %r: sources %x, %y; target %r
+//   %r = scf.index_switch %i case 0 { yield %x } ... default { yield %y }
+//     edge of %r: sources the yield of every case and the default; target %r
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,7 +31,7 @@ using namespace mlir;
 using namespace mlir::sdy;
 
 namespace {
-/// What all three models share: result owners, shardings in `sdy.sharding`,
+/// What all the models share: result owners, shardings in `sdy.sharding`,
 /// no block-argument owners.
 template <typename Model, typename OpTy>
 struct ResultOwnerModel
@@ -175,7 +178,10 @@ struct WhileModel : ResultOwnerModel<WhileModel, scf::WhileOp> {
   }
 };
 
-struct IfModel : ResultOwnerModel<IfModel, scf::IfOp> {
+/// A branch (scf.if, scf.index_switch): each result is what one of its
+/// regions yields.
+template <typename OpTy>
+struct BranchModel : ResultOwnerModel<BranchModel<OpTy>, OpTy> {
   SmallVector<OpOperand *> getEdgeSources(Operation *op, Value owner) const {
     auto result = dyn_cast<OpResult>(owner);
     if (!result || result.getOwner() != op)
@@ -207,6 +213,7 @@ void mlir::meshsdy::registerScfDataFlowModels(DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, scf::SCFDialect *) {
     scf::ForOp::attachInterface<ForModel>(*ctx);
     scf::WhileOp::attachInterface<WhileModel>(*ctx);
-    scf::IfOp::attachInterface<IfModel>(*ctx);
+    scf::IfOp::attachInterface<BranchModel<scf::IfOp>>(*ctx);
+    scf::IndexSwitchOp::attachInterface<BranchModel<scf::IndexSwitchOp>>(*ctx);
   });
 }

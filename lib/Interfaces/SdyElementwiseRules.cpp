@@ -11,6 +11,7 @@
 #include "meshsdy/Dialect/Sdy/IR/SdyOps.h"
 #include "meshsdy/Interfaces/ExternalModels.h"
 
+#include "meshsdy/Dialect/Mesh/IR/MeshOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/DialectRegistry.h"
@@ -48,5 +49,11 @@ void mlir::meshsdy::detail::registerElementwiseShardingRules(
   });
   registry.addExtension(+[](MLIRContext *ctx, math::MathDialect *) {
     attachToElementwiseOps(ctx, math::MathDialect::getDialectNamespace());
+  });
+  // A user's mesh.all_reduce in a manual computation is pointwise over the
+  // free axes (the manual ones it reduces over never shard its body's
+  // values), so their shardings pass through it.
+  registry.addExtension(+[](MLIRContext *ctx, mesh::MeshDialect *) {
+    mesh::AllReduceOp::attachInterface<ElementwiseRuleModel>(*ctx);
   });
 }

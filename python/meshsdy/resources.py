@@ -6,7 +6,7 @@ weights it bakes into a program. A module printed with large blobs elided
 (`large_resource_limit`, `--mlir-elide-resource-strings-if-larger`) still
 parses, with no data behind the key; every tool reading values (the
 simulator, `meshsdy.run`, the front doors) refuses it by name instead of
-failing later (a native run would stop in the JIT).
+failing later (a native run would stop in the build).
 
     from meshsdy.resources import check_resources, resource_array
     check_resources(module)                      # ValueError naming the constant

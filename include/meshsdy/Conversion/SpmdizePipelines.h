@@ -61,7 +61,7 @@ struct SpmdizePipelineOptions
 /// The stages of `mesh-spmdize-pipeline`: "prepare"
 /// (mesh-fold-reshapes-into-linalg), "propagation"
 /// (mesh-module-sharding-propagation), "spmdization" (mesh-spmdization,
-/// canonicalize, cse), "lowering" (empty for `lower-to=none`).
+/// meshsdy-canonicalize, cse), "lowering" (empty for `lower-to=none`).
 SmallVector<PipelineStage>
 getMeshSpmdizeStages(const SpmdizePipelineOptions &options);
 
@@ -79,8 +79,15 @@ getSdySpmdizeStages(const SpmdizePipelineOptions &options);
 FailureOr<SmallVector<PipelineStageText>>
 getPipelineStageTexts(StringRef name, StringRef options, std::string &error);
 
-/// Registers `mesh-spmdize-pipeline` and `sdy-spmdize-pipeline`.
+/// Registers `mesh-spmdize-pipeline` and `sdy-spmdize-pipeline` (and
+/// `meshsdy-canonicalize`, which they run).
 void registerSpmdizePipelines();
+
+/// `meshsdy-canonicalize`: upstream's canonicalize (same patterns, its
+/// default settings) that preserves all analyses when it changes nothing,
+/// so that the pass manager does not verify again after it.
+std::unique_ptr<Pass> createQuietCanonicalizePass();
+void registerQuietCanonicalizePass();
 
 } // namespace mlir::meshsdy
 

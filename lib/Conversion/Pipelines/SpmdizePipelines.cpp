@@ -45,8 +45,10 @@ getMeshPartitionStages(const SpmdizePipelineOptions &options) {
        }},
       {"spmdization",
        [](OpPassManager &pm) {
+         // meshsdy-canonicalize: no verification after it when the
+         // partitioned program is canonical already.
          pm.addNestedPass<func::FuncOp>(mesh::createMeshSpmdization());
-         pm.addPass(createCanonicalizerPass());
+         pm.addPass(createQuietCanonicalizePass());
          pm.addPass(createCSEPass());
        }},
       {"lowering",
@@ -60,7 +62,7 @@ getMeshPartitionStages(const SpmdizePipelineOptions &options) {
          } else {
            pm.addPass(createConvertMeshToMPIPass());
          }
-         pm.addPass(createCanonicalizerPass());
+         pm.addPass(createQuietCanonicalizePass());
          pm.addPass(createCSEPass());
        }},
   };
@@ -123,6 +125,7 @@ mlir::meshsdy::getPipelineStageTexts(StringRef name, StringRef options,
 }
 
 void mlir::meshsdy::registerSpmdizePipelines() {
+  registerQuietCanonicalizePass();
   PassPipelineRegistration<SpmdizePipelineOptions>(
       "mesh-spmdize-pipeline",
       "Propagate shardings and partition every function into its "

@@ -39,6 +39,24 @@ void forEachSharding(Attribute attr,
   attr.walk([&](sdy::TensorShardingAttr sharding) { fn(sharding); });
 }
 
+/// The attributes of `op`, inherent and discardable, in the order of its
+/// attribute dictionary. Read without building that dictionary: for an op
+/// whose inherent attributes live in properties, `getAttrs` builds and
+/// uniques a new one on every call, the larger part of the bridge's
+/// analysis on a large program.
+SmallVector<NamedAttribute, 8> allAttributes(Operation *op) {
+  SmallVector<NamedAttribute, 8> attrs(op->getRawDictionaryAttrs().getValue());
+  std::optional<RegisteredOperationName> info = op->getRegisteredInfo();
+  if (!op->getPropertiesStorage() || !info)
+    return attrs; // The dictionary holds them all, sorted.
+  for (StringAttr name : info->getAttributeNames())
+    if (std::optional<Attribute> value = op->getInherentAttr(name.getValue());
+        value && *value)
+      attrs.emplace_back(name, *value);
+  llvm::sort(attrs);
+  return attrs;
+}
+
 /// Every axis ref of `sharding`.
 SmallVector<sdy::AxisRefAttr> axisRefs(sdy::TensorShardingAttr sharding) {
   SmallVector<sdy::AxisRefAttr> refs;
@@ -64,6 +82,11 @@ struct ConvertSdyToMeshPass
                                   "explicit device_ids");
       meshes.emplace(meshOp.getSymName().str(), SplitMesh(mesh));
     }
+    // Attributes are uniqued: those found sound once (their shardings on
+    // known meshes, their sub-axes recorded) or found with no sdy attribute
+    // inside need no second look (a thousand layers share a few).
+    DenseSet<Attribute> shardingsSeen;
+    DenseMap<Attribute, bool> holdsSdy;
     WalkResult result = module.walk([&](Operation *op) {
       if (auto manual = dyn_cast<sdy::ManualComputationOp>(op)) {
         for (sdy::TensorShardingAttr sharding : llvm::concat<const sdy::TensorShardingAttr>(
@@ -84,36 +107,39 @@ struct ConvertSdyToMeshPass
           return WalkResult::interrupt();
         }
       }
-      for (NamedAttribute named : op->getAttrs()) {
+      for (NamedAttribute named : allAttributes(op)) {
         bool bad = false;
-        forEachSharding(named.getValue(), [&](sdy::TensorShardingAttr s) {
-          if (bad)
-            return;
-          FlatSymbolRefAttr name = s.getMeshSymName();
-          auto it = name ? meshes.find(name.getValue().str()) : meshes.end();
-          if (it == meshes.end()) {
-            op->emitOpError("unsupported by convert-sdy-to-mesh: a sharding "
-                            "on an inlined or unknown mesh (run "
-                            "sdy-lift-inlined-meshes first)");
-            bad = true;
-            return;
-          }
-          for (sdy::AxisRefAttr ref : axisRefs(s))
-            it->second.use(ref);
-        });
+        if (!shardingsSeen.contains(named.getValue()))
+          forEachSharding(named.getValue(), [&](sdy::TensorShardingAttr s) {
+            if (bad)
+              return;
+            FlatSymbolRefAttr name = s.getMeshSymName();
+            auto it = name ? meshes.find(name.getValue().str()) : meshes.end();
+            if (it == meshes.end()) {
+              op->emitOpError("unsupported by convert-sdy-to-mesh: a sharding "
+                              "on an inlined or unknown mesh (run "
+                              "sdy-lift-inlined-meshes first)");
+              bad = true;
+              return;
+            }
+            for (sdy::AxisRefAttr ref : axisRefs(s))
+              it->second.use(ref);
+          });
         if (bad)
           return WalkResult::interrupt();
+        shardingsSeen.insert(named.getValue());
         // Shardings live under `sdy.*` names, in function argument and
         // result attributes, and on sdy ops; anything else is unknown.
         StringRef attrName = named.getName().getValue();
         if (!attrName.starts_with("sdy.") && op->getDialect() != sdyDialect &&
             !(isa<func::FuncOp>(op) &&
               (attrName == "arg_attrs" || attrName == "res_attrs"))) {
-          bool foreign = false;
-          named.getValue().walk([&](Attribute nested) {
-            foreign |= &nested.getDialect() == sdyDialect;
-          });
-          if (foreign) {
+          auto [known, inserted] = holdsSdy.try_emplace(named.getValue(), false);
+          if (inserted)
+            named.getValue().walk([&](Attribute nested) {
+              known->second |= &nested.getDialect() == sdyDialect;
+            });
+          if (known->second) {
             op->emitOpError("unsupported by convert-sdy-to-mesh: sdy "
                             "attribute '")
                 << named.getName().getValue() << "'";

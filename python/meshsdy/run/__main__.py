@@ -1,11 +1,15 @@
 """python -m meshsdy.run FILE --func F --ranks N [--inputs random|zeros|ones|FILE.npz] [--seed S]
                          [--check] [--partitioned] [--save-outputs FILE.npz] [--opt-level 0-3]
+                         [--threads T] [--no-cache] [--hostfile FILE] [--mpiexec-arg ARG ...]
+python -m meshsdy.run FILE --func F --launched ...   (every rank of an MPI job started by someone else)
 
 Runs the annotated global program natively on N MPI ranks (see
 meshsdy.run). With --check, also runs it unpartitioned natively on one process (a
 program with manual regions: in the simulator, see run_unpartitioned) and
 prints `agree` (exit 0) or `disagree` with the largest difference (exit 1);
-errors exit 2 with one line of message.
+errors exit 2 with one line of message. Prints the compile time (the
+shared object is built once per host and cached by the program's hash;
+--no-cache builds it anew) and the run time of the slowest rank.
 """
 
 from __future__ import annotations
@@ -17,7 +21,7 @@ from pathlib import Path
 import numpy as np
 from mlir import ir
 
-from . import RunError, _global_types, run, run_unpartitioned
+from . import Launch, RunError, _global_types, run, run_unpartitioned
 from .. import sim
 from ..sim.cli import OneLineParser, error_line, inputs_kind, non_negative_int
 from ..sim.npz import save_arrays
@@ -76,7 +80,6 @@ def main(argv: list[str] | None = None) -> int:
                            formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("file", type=Path)
     parser.add_argument("--func", required=True)
-    parser.add_argument("--ranks", type=int, required=True)
     parser.add_argument("--inputs", type=inputs_kind, default="random", metavar="random|zeros|ones|FILE.npz",
                         help="the inputs: random (default), zeros, ones, or arrays arg0, arg1, ... of a .npz file")
     parser.add_argument("--save-outputs", metavar="FILE.npz",
@@ -88,25 +91,50 @@ def main(argv: list[str] | None = None) -> int:
                         help="FILE is already partitioned (mesh-opt --mesh-spmdize-pipeline output)")
     parser.add_argument("--timeout", type=_positive_float, default=300.0, help="seconds (default 300)")
     parser.add_argument("--opt-level", type=int, choices=(0, 1, 2, 3), default=2,
-                        help="the JIT's LLVM optimisation level (default 2; 0 compiles much faster)")
+                        help="LLVM's optimisation level (default 2)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads per rank (the BLAS's; default 1: run as many ranks as cores)")
+    parser.add_argument("--no-cache", action="store_true",
+                        help="build the program anew instead of taking it from the cache (~/.cache/meshsdy, "
+                             "or $MESHSDY_CACHE_DIR)")
+    parser.add_argument("--hostfile", metavar="FILE", help="MPICH's host file (mpiexec -f FILE): ranks on other hosts")
+    parser.add_argument("--mpiexec-arg", action="append", default=[], metavar="ARG",
+                        help="passed on to mpiexec (repeat for each argument: --mpiexec-arg=-launcher "
+                             "--mpiexec-arg=ssh)")
+    parser.add_argument("--workdir", metavar="DIR",
+                        help="where the ranks' files go (default: a temporary directory; with --hostfile, "
+                             "a directory every host sees)")
+    parser.add_argument("--launched", action="store_true",
+                        help="this is one rank of an MPI job started by someone else (mpiexec, srun): "
+                             "rank 0 partitions and sends the pieces, no mpiexec is started")
+    parser.add_argument("--ranks", type=int, help="how many ranks to start (not with --launched: the job's size)")
     args = parser.parse_args(argv)
+    if args.ranks is None and not args.launched:
+        parser.error("the following arguments are required: --ranks")
     try:
+        if args.launched:
+            return _launched(args)
         if args.ranks < 1:
             raise RunError(f"--ranks must be positive, got {args.ranks}")
         if args.partitioned and args.check:
             raise RunError("--check needs the global program; it cannot be used with --partitioned")
+        options = Launch(timeout=args.timeout, opt_level=args.opt_level, threads=args.threads,
+                         cache=not args.no_cache, hostfile=args.hostfile, mpiexec_args=tuple(args.mpiexec_arg),
+                         workdir=args.workdir)
         source = args.file.read_text()
         inputs = _inputs(source, args.func, args.inputs, args.seed)
+        timings: list[dict[str, float]] = []
         outputs = run(source, args.func, inputs, ranks=args.ranks, partitioned=args.partitioned,
-                      timeout=args.timeout, opt_level=args.opt_level)
+                      timings=timings, launch_options=options)
         for i, out in enumerate(outputs):
             print(f"output {i}: {out.dtype} {list(out.shape)}")
+        print(_times(timings))
         if args.save_outputs:
             save_arrays(args.save_outputs, {f"out{i}": out for i, out in enumerate(outputs)})
         if not args.check:
             return 0
         # The reference: the global program, natively on one process.
-        expected = run_unpartitioned(source, args.func, inputs, timeout=args.timeout, opt_level=args.opt_level)
+        expected = run_unpartitioned(source, args.func, inputs, launch_options=options)
         worst = max((max_abs_difference(a, e) for a, e in zip(outputs, expected)), default=0.0)
         with ir.Context():
             tolerances = [default_tolerance(ir.Module.parse(source), args.func, np.asarray(e).dtype) for e in expected]
@@ -118,6 +146,37 @@ def main(argv: list[str] | None = None) -> int:
     except (RunError, OSError, ValueError, TypeError, sim.SimulationError, ir.MLIRError) as e:
         print(f"error: {error_line(e)}", file=sys.stderr)
         return 2
+
+
+def _times(timings: list[dict[str, float]]) -> str:
+    """The compile and run times of a run, one line."""
+    if not timings:
+        return "compiled: -"
+    built = "from the cache" if all(t.get("cached") for t in timings) else \
+        f"{max(t['compile_s'] for t in timings):.2f} s, {max(t['compile_cpu_s'] for t in timings):.2f} s of CPU"
+    return (f"compiled: {built} (once per host); ran: {max(t['run_s'] for t in timings):.4f} s "
+            f"(slowest of {len(timings)} ranks)")
+
+
+def _launched(args: argparse.Namespace) -> int:
+    """--launched: this process is one rank of an MPI job (meshsdy.run.launched)."""
+    from .launched import run_launched
+
+    if args.check:
+        raise RunError("--check starts a run of its own; it cannot be used with --launched")
+    if args.hostfile or args.mpiexec_arg:
+        raise RunError("--hostfile and --mpiexec-arg are for the mpiexec meshsdy.run starts, not with --launched")
+    if args.threads < 1:
+        raise RunError(f"--threads must be positive, got {args.threads}")
+    source = args.file.read_text()
+
+    def save(outputs: list[np.ndarray]) -> None:
+        if args.save_outputs:
+            save_arrays(args.save_outputs, {f"out{i}": out for i, out in enumerate(outputs)})
+
+    return run_launched(source, args.func, lambda: _inputs(source, args.func, args.inputs, args.seed),
+                        partitioned=args.partitioned, opt_level=args.opt_level, threads=args.threads,
+                        cache=not args.no_cache, save=save)
 
 
 def _positive_float(text: str) -> float:

@@ -1,42 +1,27 @@
-"""One MPI rank of `meshsdy.run`: JIT-compiles the lowered module, runs the
-function on this rank's input pieces and saves its output pieces.
+"""One MPI rank of `meshsdy.run`: gets the program's shared object (built
+once per host), runs the function on this rank's input pieces and saves its
+output pieces.
 
     mpiexec -n N python -m meshsdy.run._worker WORKDIR
+
+WORKDIR (on a file system every host sees) holds `module.mlir` (the
+program lowered to the LLVM dialect), `meta.json` and `in<rank>.npz`.
 """
 
 from __future__ import annotations
 
-import ctypes
 import json
 import os
 import sys
-import time
 from pathlib import Path
 
-# mpi4py first: it initialises MPI in this process, and the JIT-compiled
-# code then calls the same library.
+# mpi4py first: it initialises MPI in this process, and the compiled code
+# then calls the same library.
 from mpi4py import MPI  # noqa: E402
 
 import numpy as np  # noqa: E402
-from mlir import ir  # noqa: E402
-from mlir.execution_engine import ExecutionEngine  # noqa: E402
-from mlir.runtime import get_ranked_memref_descriptor  # noqa: E402
 
-import meshsdy  # noqa: E402,F401  (registers the dialects)
-from meshsdy.run._symbols import unresolved_symbols  # noqa: E402
-from meshsdy.run.asserts import ASSERT_FAILED  # noqa: E402
-
-
-def _shared_libs() -> list[str]:
-    """MPICH's libmpi (the `libmpi.so` next to it is a linker script) and
-    MLIR's C runner utilities (memrefCopy)."""
-    import mlir
-
-    candidates = [
-        os.path.join(sys.prefix, "lib", "libmpi.so.12"),
-        os.path.join(list(mlir.__path__)[0], "lib", "libmlir_c_runner_utils.so"),
-    ]
-    return [c for c in candidates if os.path.exists(c)]
+from meshsdy.run.rank import AssertionFailed, build_on_host, dtype, load_program  # noqa: E402
 
 
 def _stage(work: Path, rank: int, stage: str) -> None:
@@ -56,16 +41,11 @@ def main(work: Path) -> None:
         MPI.COMM_WORLD.Abort(1)
 
 
-class AssertionFailed(Exception):
-    """A `cf.assert` of the program failed on this rank."""
+def on_failed_assert(work: Path, rank: int, messages: list[str]):  # noqa: ANN201
+    """The handler of a failed `cf.assert` (meshsdy.run.asserts): records
+    the message as this rank's error and ends the run (the other ranks may
+    wait for it)."""
 
-
-def _on_failed_assert(work: Path, rank: int, messages: list[str]) -> object:
-    """The `meshsdy_assert_failed(int64_t)` the program calls when an
-    assertion fails (meshsdy.run.asserts): records the message as this
-    rank's error and ends the run (the other ranks may wait for it)."""
-
-    @ctypes.CFUNCTYPE(None, ctypes.c_int64)
     def failed(number: int) -> None:
         error = work / f"error{rank}"
         if not error.exists():  # the first failure is the one to report
@@ -82,54 +62,33 @@ def _on_failed_assert(work: Path, rank: int, messages: list[str]) -> object:
     return failed
 
 
-def _dtype(name: str) -> np.dtype:
-    """A dtype by name; `bfloat16` is ml_dtypes'."""
-    if name == "bfloat16":
-        import ml_dtypes
-
-        return np.dtype(ml_dtypes.bfloat16)
-    return np.dtype(name)
-
-
 def _run(work: Path, rank: int) -> None:
     _stage(work, rank, "loading the inputs")
     meta = json.loads((work / "meta.json").read_text())
     with np.load(work / f"in{rank}.npz") as data:
-        inputs = [np.ascontiguousarray(data[f"arr_{i}"]).view(_dtype(name))
+        inputs = [np.ascontiguousarray(data[f"arr_{i}"]).view(dtype(name))
                   for i, name in enumerate(meta["inputs"])]
-    outputs = [np.zeros(o["shape"], dtype=_dtype(o["dtype"])) for o in meta["outputs"]]
-    with ir.Context():
-        _stage(work, rank, "compiling")
-        module = ir.Module.parse((work / "module.mlir").read_text())
-        start = time.perf_counter()
-        libs = _shared_libs()
-        engine = ExecutionEngine(module, opt_level=meta.get("opt_level", 2), shared_libs=libs)
-        on_failed_assert = _on_failed_assert(work, rank, meta.get("asserts", []))
-        if meta.get("asserts"):
-            engine.register_runtime(ASSERT_FAILED, on_failed_assert)
-        try:
-            engine.lookup(meta["func"])  # compiles (the JIT is lazy)
-        except RuntimeError as e:
-            # The assert handler is registered with the engine, not in a library.
-            missing = [m for m in unresolved_symbols(module, libs) if ASSERT_FAILED not in m]
-            why = (f"no definition of {', '.join(missing)} in the module, the process or the shared libraries"
-                   if missing else
-                   "a function it calls may have no definition in the module or the shared libraries")
-            raise RuntimeError(f"JIT compilation of @{meta['func']} failed ({e}): {why}") from None
-        compiled = time.perf_counter()
-        # With the C wrappers, every argument (results are out-params after
-        # buffer-results-to-out-params) is a pointer to a memref descriptor.
-        args = [ctypes.pointer(ctypes.pointer(get_ranked_memref_descriptor(a))) for a in inputs + outputs]
-        _stage(work, rank, "waiting for the other ranks to compile")
+    outputs = [np.zeros(o["shape"], dtype=dtype(o["dtype"])) for o in meta["outputs"]]
+    _stage(work, rank, "compiling")
+    built = build_on_host(MPI.COMM_WORLD, (work / "module.mlir").read_text(), opt_level=meta["opt_level"],
+                          cache=meta["cache"], scratch=work / "build")
+    program = load_program(built.path, meta["func"], threads=meta["threads"],
+                           on_failed_assert=on_failed_assert(work, rank, meta.get("asserts", [])))
+    _stage(work, rank, "waiting for the other ranks to compile")
+    MPI.COMM_WORLD.Barrier()
+    _stage(work, rank, "running the function")
+    run_s = program(inputs, outputs)
+    run_cpu_s = program.last_cpu_s
+    for _ in range(meta.get("repeats", 1) - 1):
         MPI.COMM_WORLD.Barrier()
-        _stage(work, rank, "running the function")
-        begin = time.perf_counter()
-        engine.invoke(meta["func"], *args)
-        end = time.perf_counter()
-        _stage(work, rank, "done")
+        again = program(inputs, outputs)
+        if again < run_s:
+            run_s, run_cpu_s = again, program.last_cpu_s
+    _stage(work, rank, "done")
     np.savez(work / f"out{rank}.npz", *outputs)
     (work / f"times{rank}.json").write_text(json.dumps(
-        {"compile_s": compiled - start, "run_s": end - begin}))
+        {"compile_s": built.seconds, "compile_cpu_s": built.cpu_seconds, "cached": built.cached, "run_s": run_s,
+         "run_cpu_s": run_cpu_s}))
 
 
 if __name__ == "__main__":

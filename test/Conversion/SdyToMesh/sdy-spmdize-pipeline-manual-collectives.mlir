@@ -34,15 +34,13 @@ func.func @fully_manual(%a: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh,
 
 // Partially manual (manual on "x"): the body is partitioned over the free
 // "y", and the body's value is split over it when it reaches the psum. The
-// psum over "x" runs on the value whole along "y" (gathered first), as the
-// body's code reads it; its result is split again for the op after it.
+// psum over "x" is pointwise over "y" (each group of the psum holds one
+// piece along "y"): it sums the pieces, nothing is gathered.
 // CHECK-LABEL: func.func @partially_manual
 // CHECK-SAME:    (%[[A:.*]]: tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK:         %[[SIN:.*]] = math.sin %[[A]] : tensor<4x4xf32>
-// CHECK-NEXT:    %[[WHOLE:.*]] = mesh.all_gather %[[SIN]] on @mesh mesh_axes = [1] gather_axis = 1 : tensor<4x4xf32> -> tensor<4x8xf32>
-// CHECK-NEXT:    %[[R:.*]] = mesh.all_reduce %[[WHOLE]] on @mesh_manual mesh_axes = [0] : tensor<4x8xf32> -> tensor<4x8xf32>
-// CHECK-NEXT:    %[[PIECE:.*]] = mesh.all_slice %[[R]] on @mesh mesh_axes = [1] slice_axis = 1 : tensor<4x8xf32> -> tensor<4x4xf32>
-// CHECK-NEXT:    %[[E:.*]] = math.exp %[[PIECE]] : tensor<4x4xf32>
+// CHECK-NEXT:    %[[R:.*]] = mesh.all_reduce %[[SIN]] on @mesh_manual mesh_axes = [0] : tensor<4x4xf32> -> tensor<4x4xf32>
+// CHECK-NEXT:    %[[E:.*]] = math.exp %[[R]] : tensor<4x4xf32>
 // CHECK-NEXT:    return %[[E]]
 // MPI-LABEL:   func.func @partially_manual
 // MPI:           mpi.allreduce

@@ -5,6 +5,7 @@ propagation sharded an argument the user left unannotated."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -76,7 +77,12 @@ def test_runner_cli_partitioned(tmp_path: Path) -> None:
     proc = subprocess.run([sys.executable, "-m", "meshsdy.run", str(path), "--func", "f", "--ranks", "4",
                            "--partitioned"], capture_output=True, text=True, timeout=300)
     assert proc.returncode == 0, proc.stderr
-    assert proc.stdout.strip() == "output 0: float32 [4, 8]"
+    lines = proc.stdout.strip().splitlines()
+    assert lines[0] == "output 0: float32 [4, 8]"
+    # The second line: the compile time (or the cache) and the run time.
+    assert len(lines) == 2 and re.fullmatch(
+        r"compiled: (from the cache|\d+\.\d\d s, \d+\.\d\d s of CPU) \(once per host\); ran: \d+\.\d{4} s \(slowest of 4 ranks\)",
+        lines[1]), lines
     bad = subprocess.run([sys.executable, "-m", "meshsdy.run", str(path), "--func", "f", "--ranks", "4",
                           "--partitioned", "--check"], capture_output=True, text=True, timeout=300)
     assert bad.returncode == 2 and bad.stderr.startswith("error: --check needs the global program")

@@ -171,7 +171,8 @@ def test_a_failing_rank_is_named() -> None:
       return %y : tensor<4xf32>
     }
     """
-    with pytest.raises(mpirun.RunError, match=r"^rank [01] failed: RuntimeError: JIT compilation of @f failed"):
+    with pytest.raises(mpirun.RunError, match=r"^rank [01] failed: RuntimeError: loading the compiled code of @f failed: "
+                                              r"no definition of _mlir_ciface_no_such_symbol"):
         mpirun.run(source, "f", [np.ones(4, np.float32)], ranks=2, partitioned=True, timeout=60)
 
 

@@ -17,6 +17,7 @@
 #include "ShardingPropagation.h"
 
 #include "AddressOrderInfo.h"
+#include "CarriedValues.h"
 #include "Interner.h"
 #include "LoopStructures.h"
 #include "Prefetch.h"
@@ -46,6 +47,14 @@ namespace {
 
 /// Which side of an op a propagation phase may update.
 enum class Direction { Forward, Backward };
+
+/// Whether `op` forwards values through its regions (a loop's carried
+/// values, a branch's yields) rather than computing them.
+bool carriesValues(Operation *op) {
+  if (auto loop = dyn_cast<scf::WhileOp>(op))
+    return carriesResults(loop);
+  return isa<scf::ForOp, scf::IfOp, scf::IndexSwitchOp>(op);
+}
 
 size_t hashSplitAxes(const SplitAxes &axes) {
   llvm::hash_code hash = llvm::hash_value(axes.size());
@@ -306,6 +315,7 @@ private:
   SmallVector<ShardOp> shardOps;
   /// In post-order.
   SmallVector<scf::ForOp> forOps;
+  SmallVector<scf::WhileOp> whileOps;
   Interner<Known, hashKnown> knownPool;
   const Known *intern(FlatSymbolRefAttr mesh, SplitAxes axes) {
     return knownPool.intern({mesh, std::move(axes)});
@@ -320,7 +330,7 @@ private:
     // Region forwarding unifies one group of carried values after another:
     // a later group may change a value an earlier one read (the same init
     // twice, crossed yields), and the loop or branch must be visited again.
-    visiting = isa<scf::ForOp, scf::IfOp>(ops[index].op) ? kNoOp : index;
+    visiting = carriesValues(ops[index].op) ? kNoOp : index;
   }
   unsigned revisits = 0;
 };
@@ -355,6 +365,9 @@ void Propagation::collect(Operation *parent, unsigned parentIndex) {
           collect(&op, index);
         if (auto loop = dyn_cast<scf::ForOp>(op))
           forOps.push_back(loop);
+        if (auto loop = dyn_cast<scf::WhileOp>(op);
+            loop && carriesResults(loop))
+          whileOps.push_back(loop);
         postOrder.push_back(index);
       }
     }
@@ -368,7 +381,7 @@ void Propagation::numberValues() {
   slots.reserve(numSlots);
   auto numberBlockArguments = [&](Operation *op, unsigned index) {
     // A loop-carried block argument changes with its loop.
-    unsigned definer = isa<scf::ForOp>(op) ? index : kNoOp;
+    unsigned definer = isa<scf::ForOp, scf::WhileOp>(op) ? index : kNoOp;
     for (Region &region : op->getRegions())
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
@@ -617,12 +630,23 @@ void Propagation::visit(unsigned index, Direction direction) {
              yield.getOperand(i), loop.getResult(i)});
     return;
   }
-  if (auto branch = dyn_cast<scf::IfOp>(op)) {
-    for (unsigned i = 0, e = branch.getNumResults(); i < e; ++i) {
-      SmallVector<Value> values{branch.getResult(i),
-                                branch.thenYield().getOperand(i)};
-      if (!branch.getElseRegion().empty())
-        values.push_back(branch.elseYield().getOperand(i));
+  if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+    if (!carriesResults(loop))
+      return; // Runs whole.
+    scf::ConditionOp condition = loop.getConditionOp();
+    for (unsigned i = 0, e = loop.getNumResults(); i < e; ++i)
+      unify({loop.getInits()[i], loop.getBeforeArguments()[i],
+             condition.getArgs()[i], loop.getResult(i),
+             loop.getAfterArguments()[i], loop.getYieldOp().getOperand(i)});
+    return;
+  }
+  if (isa<scf::IfOp, scf::IndexSwitchOp>(op)) {
+    // A branch (if, index_switch): each result is what every region yields.
+    for (unsigned i = 0, e = op->getNumResults(); i < e; ++i) {
+      SmallVector<Value> values{op->getResult(i)};
+      for (Region &region : op->getRegions())
+        if (!region.empty())
+          values.push_back(region.front().getTerminator()->getOperand(i));
       unify(values);
     }
     return;
@@ -644,15 +668,23 @@ void Propagation::visit(unsigned index, Direction direction) {
   if (!model)
     return; // No model: the op stays replicated.
   ArrayRef<AffineMap> maps = model->maps;
+  unsigned first = direction == Direction::Forward ? op->getNumOperands() : 0;
+  unsigned last = direction == Direction::Forward
+                      ? maps.size()
+                      : op->getNumOperands();
+  // Nothing this phase may update can grow (user annotations are fixed):
+  // skip deriving the loops. In a program annotated throughout (an sdy
+  // program after the bridge) this is most visits.
+  if (llvm::none_of(llvm::seq(first, last), [&](unsigned i) {
+        ValueInfo *current = slot(index, i);
+        return current && !current->isFixed();
+      }))
+    return;
   auto [loops, mesh] = deriveForOp(index, *model);
   if (!mesh)
     return;
   if (recordOrigins)
     source.value = sourceOf(index);
-  unsigned first = direction == Direction::Forward ? op->getNumOperands() : 0;
-  unsigned last = direction == Direction::Forward
-                      ? maps.size()
-                      : op->getNumOperands();
   for (unsigned i = first; i < last; ++i) {
     ValueInfo *current = slot(index, i);
     if (current)
@@ -703,6 +735,13 @@ std::pair<unsigned, unsigned> Propagation::materialize() {
     for (auto [arg, result] :
          llvm::zip(loop.getRegionIterArgs(), loop.getResults()))
       annotateValue(annotations, arg, knownSharding(result));
+  for (scf::WhileOp loop : whileOps)
+    for (auto [before, after, result] :
+         llvm::zip(loop.getBeforeArguments(), loop.getAfterArguments(),
+                   loop.getResults())) {
+      annotateValue(annotations, before, knownSharding(result));
+      annotateValue(annotations, after, knownSharding(result));
+    }
   unsigned replicatedOps = 0;
   for (size_t i = 0, e = decisions.size(); i < e; ++i) {
     if (i + kPrefetchDistance < e)
@@ -768,7 +807,7 @@ void Propagation::completeResults(unsigned index, const Decision &decision) {
 bool Propagation::annotateDecided(const Decision &decision,
                                   AnnotationBuilder &annotations) {
   Operation *op = decision.op;
-  if (isa<scf::ForOp, scf::IfOp>(op)) {
+  if (carriesValues(op)) {
     annotateCarried(op, annotations);
     return false;
   }
@@ -798,6 +837,10 @@ void Propagation::annotateCarried(Operation *op,
     if (auto loop = dyn_cast<scf::ForOp>(op)) {
       readers.push_back(&loop.getInitArgsMutable()[i]);
       readers.push_back(&yieldOf(loop.getRegion())->getOpOperand(i));
+    } else if (auto loop = dyn_cast<scf::WhileOp>(op)) {
+      readers.push_back(&loop.getInitsMutable()[i]);
+      readers.push_back(&loop.getYieldOp()->getOpOperand(i));
+      readers.push_back(&loop.getConditionOp().getArgsMutable()[i]);
     } else {
       for (Region &region : op->getRegions())
         if (!region.empty())

@@ -19,6 +19,7 @@
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
 #include "Boundary.h"
+#include "CarriedValues.h"
 #include "meshsdy/Dialect/Mesh/IR/ShardNormalization.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 
@@ -81,7 +82,12 @@ private:
       mapping.map(value, previous);
   }
   LogicalResult rewriteLoop(scf::ForOp loop);
-  LogicalResult rewriteIf(scf::IfOp branch);
+  /// A while whose before-arguments carry its results: every place of a
+  /// carried value is sharded as its result is annotated.
+  LogicalResult rewriteWhile(scf::WhileOp loop);
+  /// An scf.if or scf.index_switch: each region rewritten, yielding its
+  /// results in the shardings they are annotated with.
+  LogicalResult rewriteBranch(Operation *branch);
   LogicalResult rewriteCall(CallOpInterface call);
   LogicalResult rewriteManualBoundary(UnrealizedConversionCastOp cast);
   /// The sharding each result of `op` is annotated with (null: replicated)
@@ -408,6 +414,59 @@ LogicalResult Spmdizer::rewriteLoop(scf::ForOp loop) {
   return success();
 }
 
+LogicalResult Spmdizer::rewriteWhile(scf::WhileOp loop) {
+  SmallVector<MeshSharding, 4> shardings;
+  SmallVector<Type> types;
+  if (failed(annotatedResultTypes(loop, shardings, types)))
+    return failure();
+  SmallVector<Value> inits;
+  for (auto [init, sharding] : llvm::zip(loop.getInits(), shardings)) {
+    FailureOr<Value> local = localOrSame(init, sharding, loop.getLoc());
+    if (failed(local))
+      return failure();
+    inits.push_back(*local);
+  }
+  auto noBody = [](OpBuilder &, Location, ValueRange) {};
+  auto newLoop = scf::WhileOp::create(builder, loop.getLoc(), types, inits,
+                                      noBody, noBody);
+  auto mapArguments = [&](Block &from, Block &to) {
+    for (auto [oldArg, newArg, sharding] :
+         llvm::zip(from.getArguments(), to.getArguments(), shardings)) {
+      mapping.map(oldArg, newArg);
+      if (sharding)
+        hold(oldArg, sharding);
+    }
+  };
+  mapArguments(*loop.getBeforeBody(), *newLoop.getBeforeBody());
+  mapArguments(*loop.getAfterBody(), *newLoop.getAfterBody());
+  {
+    OpBuilder::InsertionGuard guard(builder);
+    for (Operation &op : loop.getBeforeBody()->without_terminator()) {
+      builder.setInsertionPointToEnd(newLoop.getBeforeBody());
+      if (failed(rewrite(&op)))
+        return failure();
+    }
+    builder.setInsertionPointToEnd(newLoop.getBeforeBody());
+    scf::ConditionOp condition = loop.getConditionOp();
+    SmallVector<Value> args;
+    for (auto [value, sharding] : llvm::zip(condition.getArgs(), shardings)) {
+      FailureOr<Value> local =
+          localOrSame(value, sharding, condition.getLoc());
+      if (failed(local))
+        return failure();
+      args.push_back(*local);
+    }
+    scf::ConditionOp::create(builder, condition.getLoc(),
+                             mapping.lookupOrDefault(condition.getCondition()),
+                             args);
+  }
+  if (failed(rewriteRegionBody(*loop.getAfterBody(), *newLoop.getAfterBody(),
+                               shardings)))
+    return failure();
+  mapResults(loop.getResults(), newLoop.getResults(), shardings);
+  return success();
+}
+
 LogicalResult
 Spmdizer::annotatedResultTypes(Operation *op,
                                SmallVectorImpl<MeshSharding> &shardings,
@@ -429,26 +488,37 @@ Spmdizer::annotatedResultTypes(Operation *op,
   return success();
 }
 
-LogicalResult Spmdizer::rewriteIf(scf::IfOp branch) {
+LogicalResult Spmdizer::rewriteBranch(Operation *branch) {
   SmallVector<MeshSharding, 4> shardings;
   SmallVector<Type> resultTypes;
   if (failed(annotatedResultTypes(branch, shardings, resultTypes)))
     return failure();
-  bool hasElse = !branch.getElseRegion().empty();
-  auto newBranch = scf::IfOp::create(builder, branch.getLoc(), resultTypes,
-                                     mapping.lookupOrDefault(branch.getCondition()),
-                                     hasElse);
+  Operation *newBranch;
+  if (auto ifOp = dyn_cast<scf::IfOp>(branch)) {
+    newBranch = scf::IfOp::create(
+        builder, branch->getLoc(), resultTypes,
+        mapping.lookupOrDefault(ifOp.getCondition()),
+        /*withElseRegion=*/!ifOp.getElseRegion().empty());
+  } else {
+    auto switchOp = cast<scf::IndexSwitchOp>(branch);
+    newBranch = scf::IndexSwitchOp::create(
+        builder, branch->getLoc(), resultTypes,
+        mapping.lookupOrDefault(switchOp.getArg()), switchOp.getCases(),
+        switchOp.getNumCases());
+  }
   for (auto [from, to] :
        llvm::zip(branch->getRegions(), newBranch->getRegions())) {
     if (from.empty())
       continue;
+    if (to.empty())
+      to.emplaceBlock();
     Block &block = to.front();
     if (!block.empty() && block.back().hasTrait<OpTrait::IsTerminator>())
       block.back().erase();
     if (failed(rewriteRegionBody(from.front(), block, shardings)))
       return failure();
   }
-  mapResults(branch.getResults(), newBranch.getResults(), shardings);
+  mapResults(branch->getResults(), newBranch->getResults(), shardings);
   return success();
 }
 
@@ -588,8 +658,10 @@ LogicalResult Spmdizer::rewrite(Operation *op) {
     return rewriteCall(call);
   if (auto loop = dyn_cast<scf::ForOp>(op))
     return rewriteLoop(loop);
-  if (auto branch = dyn_cast<scf::IfOp>(op))
-    return rewriteIf(branch);
+  if (auto loop = dyn_cast<scf::WhileOp>(op); loop && carriesResults(loop))
+    return rewriteWhile(loop);
+  if (isa<scf::IfOp, scf::IndexSwitchOp>(op))
+    return rewriteBranch(op);
   if (auto shard = dyn_cast<ShardOp>(op)) {
     MeshSharding sharding = MeshSharding::get(shard.getSharding());
     if (!sharding || !sharding.getDynamicHaloSizes().empty() ||

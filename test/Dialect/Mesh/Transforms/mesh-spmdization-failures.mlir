@@ -273,3 +273,18 @@ func.func @manual_result_split_along_a_manual_axis(%a: tensor<16xf32>) -> tensor
   %out = builtin.unrealized_conversion_cast %in_s, %manual : tensor<8xf32>, !mesh.sharding to tensor<16xf32> {mesh.manual_boundary = "exit"}
   return %out : tensor<16xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// A user's all_reduce over an axis its operand is split over: the devices
+// of a group hold different pieces, which must not be summed.
+func.func @all_reduce_over_a_split_axis(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %s = mesh.sharding @mesh_2x2 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<8x4xf32>
+  // expected-error @+1 {{'mesh.all_reduce' op unsupported by mesh-spmdization: its operand split over mesh axis 0, which it reduces over}}
+  %r = mesh.all_reduce %a_s on @mesh_2x2 mesh_axes = [0] : tensor<8x4xf32> -> tensor<8x4xf32>
+  %r_s = mesh.shard %r to %s : tensor<8x4xf32>
+  return %r_s : tensor<8x4xf32>
+}

@@ -264,6 +264,65 @@ func.func @loop_is_partitioned(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
 
 // -----
 
+
+mesh.mesh @mesh_4(shape = 4)
+
+// A while whose before-arguments carry its results runs on the pieces too:
+// only the result is annotated, and the carried value is split in the
+// init, the condition, the body and the result alike.
+// CHECK-LABEL: func.func @while_is_partitioned
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x4xf32>, %[[N:.*]]: i32) -> tensor<2x4xf32>
+// CHECK-NOT:     mesh.all_
+// CHECK:         %[[R:.*]]:2 = scf.while (%[[I:.*]] = %{{.*}}, %[[X:.*]] = %[[A]]) : (i32, tensor<2x4xf32>) -> (i32, tensor<2x4xf32>)
+// CHECK:           scf.condition(%{{.*}}) %[[I]], %[[X]] : i32, tensor<2x4xf32>
+// CHECK:         } do {
+// CHECK-NEXT:    ^bb0(%[[J:.*]]: i32, %[[Y:.*]]: tensor<2x4xf32>):
+// CHECK:           math.tanh %[[Y]] : tensor<2x4xf32>
+// CHECK-NOT:     mesh.all_
+// CHECK:         return %[[R]]#1
+func.func @while_is_partitioned(%a: tensor<8x4xf32>, %n: i32) -> tensor<8x4xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %c0 = arith.constant 0 : i32
+  %c1 = arith.constant 1 : i32
+  %r:2 = scf.while (%i = %c0, %x = %a) : (i32, tensor<8x4xf32>) -> (i32, tensor<8x4xf32>) {
+    %p = arith.cmpi slt, %i, %n : i32
+    scf.condition(%p) %i, %x : i32, tensor<8x4xf32>
+  } do {
+  ^bb0(%j: i32, %y: tensor<8x4xf32>):
+    %t = math.tanh %y : tensor<8x4xf32>
+    %k = arith.addi %j, %c1 : i32
+    scf.yield %k, %t : i32, tensor<8x4xf32>
+  }
+  %r_s = mesh.shard %r#1 to %s : tensor<8x4xf32>
+  return %r_s : tensor<8x4xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// A while whose before-arguments are not its results (here one fewer) has
+// no place to keep a split: it runs whole, its operand gathered.
+// CHECK-LABEL: func.func @while_not_carrying_results_runs_whole
+// CHECK:         %[[G:.*]] = mesh.all_gather
+// CHECK:         scf.while (%{{.*}} = %[[G]])
+func.func @while_not_carrying_results_runs_whole(%a: tensor<8x4xf32>) -> tensor<8x4xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<8x4xf32>
+  %c0 = arith.constant 0 : i32
+  %r:2 = scf.while (%x = %a_s) : (tensor<8x4xf32>) -> (tensor<8x4xf32>, i32) {
+    %f = arith.constant false
+    scf.condition(%f) %x, %c0 : tensor<8x4xf32>, i32
+  } do {
+  ^bb0(%y: tensor<8x4xf32>, %j: i32):
+    %t = math.tanh %y : tensor<8x4xf32>
+    scf.yield %t : tensor<8x4xf32>
+  }
+  return %r#0 : tensor<8x4xf32>
+}
+
+// -----
+
 mesh.mesh @mesh_4(shape = 4)
 
 // CHECK-LABEL: func.func @splat
@@ -339,6 +398,44 @@ func.func @branch(%a: tensor<8x4xf32>, %c: i1) -> tensor<8x4xf32> {
     scf.yield %e : tensor<8x4xf32>
   }
   return %r : tensor<8x4xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// Every case of an index_switch and its default yield in the sharding of
+// its result: no collective.
+// CHECK-LABEL: func.func @switch
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x4xf32>, %[[I:.*]]: index) -> tensor<2x4xf32>
+// CHECK:         %[[R:.*]] = scf.index_switch %[[I]] -> tensor<2x4xf32>
+// CHECK:         case 3 {
+// CHECK:           math.tanh %[[A]] : tensor<2x4xf32>
+// CHECK:         case 5 {
+// CHECK:           math.sin %[[A]] : tensor<2x4xf32>
+// CHECK:         default {
+// CHECK:           math.exp %[[A]] : tensor<2x4xf32>
+// CHECK:         }
+// CHECK-NOT:     mesh.all_
+// CHECK:         return %[[R]]
+func.func @switch(%a: tensor<8x4xf32>, %i: index) -> tensor<8x4xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<8x4xf32>
+  %r = scf.index_switch %i -> tensor<8x4xf32>
+  case 3 {
+    %t = math.tanh %a_s : tensor<8x4xf32>
+    scf.yield %t : tensor<8x4xf32>
+  }
+  case 5 {
+    %n = math.sin %a_s : tensor<8x4xf32>
+    scf.yield %n : tensor<8x4xf32>
+  }
+  default {
+    %e = math.exp %a_s : tensor<8x4xf32>
+    scf.yield %e : tensor<8x4xf32>
+  }
+  %r_s = mesh.shard %r to %s : tensor<8x4xf32>
+  return %r_s : tensor<8x4xf32>
 }
 
 // -----

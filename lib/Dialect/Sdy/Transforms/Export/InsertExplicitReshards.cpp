@@ -12,6 +12,7 @@
 #include "meshsdy/Dialect/Sdy/IR/ValueShardings.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Export/FactorAxesChoice.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Export/Passes.h"
+#include "meshsdy/Dialect/Sdy/Transforms/Export/ReshardCost.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Propagation/ShardingProjection.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/Builders.h"
@@ -140,9 +141,17 @@ private:
   /// The axes of each factor: what chooseFactorAxes picks, off the
   /// permutation factors.
   SmallVector<AxisList> chooseAxes() const;
-  /// `tensor` sharded with the chosen axes of its factors.
+  /// Bytes one device sends if the op computes with `plan` (axes per
+  /// factor): its operands resharded to it, its results back.
+  double planBytes(ArrayRef<AxisList> plan) const;
+  /// `tensor` sharded with the axes `plan` gives its factors.
   TensorShardingAttr chosenSharding(const TensorFactorShardings &tensor,
-                                    TensorMappingAttr mapping) const;
+                                    TensorMappingAttr mapping,
+                                    ArrayRef<AxisList> plan) const;
+  TensorShardingAttr chosenSharding(const TensorFactorShardings &tensor,
+                                    TensorMappingAttr mapping) const {
+    return chosenSharding(tensor, mapping, chosen);
+  }
   /// The axes the results are all-reduced over, in mesh order.
   AxisList reducedAxes() const;
   /// After `result`: an all_reduce over `reduced` if any, computed as
@@ -171,23 +180,55 @@ SmallVector<AxisList> OpReshards::chooseAxes() const {
   SmallVector<AxisList> axes =
       chooseFactorAxes(projection, rule, tensorSizes, mesh);
   // Our partitioner computes no op along a sharded permutation factor
-  // (Shardy leaves that to XLA): its axes move to the batching factors,
-  // as need-replication axes do (or are gathered).
-  for (int64_t factor : rule.getPermutationFactors())
-    moveAxesToBatchingFactors(factor, rule, mesh, axes);
-  return axes;
+  // (Shardy leaves that to XLA): its axes move to the batching factors, as
+  // need-replication axes do, or are gathered, whichever sends fewer bytes
+  // (moving costs an all_to_all of the operand and one of the result back;
+  // gathering an all_gather of the operand, the result sliced back for
+  // free). On a tie they move.
+  SmallVector<AxisList> moved = axes, gathered = axes;
+  for (int64_t factor : rule.getPermutationFactors()) {
+    moveAxesToBatchingFactors(factor, rule, mesh, moved);
+    gathered[factor].clear();
+  }
+  if (moved != gathered && planBytes(gathered) < planBytes(moved))
+    return gathered;
+  return moved;
+}
+
+double OpReshards::planBytes(ArrayRef<AxisList> plan) const {
+  double bytes = 0;
+  for (auto [i, operand] : llvm::enumerate(op->getOperands())) {
+    auto type = dyn_cast<RankedTensorType>(operand.getType());
+    if (!type || type.getRank() == 0)
+      continue;
+    TensorShardingAttr target = chosenSharding(
+        projection.getOperands()[i], rule.getOperandMappings()[i], plan);
+    bytes += reshardBytes(type, dimAxes(shardings.operands[i], type.getRank()),
+                          dimAxes(target, type.getRank()), mesh);
+  }
+  for (auto [i, result] : llvm::enumerate(op->getResults())) {
+    auto type = dyn_cast<RankedTensorType>(result.getType());
+    if (!type || type.getRank() == 0)
+      continue;
+    TensorShardingAttr target = chosenSharding(
+        projection.getResults()[i], rule.getResultMappings()[i], plan);
+    bytes += reshardBytes(type, dimAxes(target, type.getRank()),
+                          dimAxes(shardings.results[i], type.getRank()), mesh);
+  }
+  return bytes;
 }
 
 TensorShardingAttr
 OpReshards::chosenSharding(const TensorFactorShardings &tensor,
-                           TensorMappingAttr mapping) const {
+                           TensorMappingAttr mapping,
+                           ArrayRef<AxisList> plan) const {
   TensorFactorShardings target = tensor;
   AxisList sharding; // the axes the target's dimensions use
   for (int64_t factor = 0, e = rule.getNumFactors(); factor < e; ++factor) {
     FactorSharding &f = target.factors[factor];
     if (!f.isMapped)
       continue;
-    f.axes = chosen[factor];
+    f.axes = plan[factor];
     f.overflowAxes.clear();
     f.isClosed = true;
     sharding.append(f.axes.begin(), f.axes.end());
@@ -297,16 +338,23 @@ void OpReshards::reduceAndReshardBack(OpBuilder &builder, OpResult result,
 struct InsertExplicitReshardsPass
     : sdy::impl::InsertExplicitReshardsPassBase<InsertExplicitReshardsPass> {
   void runOnOperation() override {
-    SmallVector<Operation *> ops;
-    getOperation().walk([&](Operation *op) {
-      // (An unregistered op has no dialect; its sdy.sharding_rule counts.)
-      if (!isa_and_present<SdyDialect>(op->getDialect()) &&
-          op->getNumResults() > 0 &&
-          getShardingRule(op))
-        ops.push_back(op);
-    });
-    for (Operation *op : ops)
-      makeCompatible(op);
+    SmallVector<std::pair<Operation *, OpShardingRuleAttr>> ops;
+    {
+      // Ops alike share one rule, built once (a thousand identical layers
+      // would otherwise build each rule a thousand times). The cache is
+      // gone before the first reshard is inserted.
+      ShardingRuleCache rules;
+      getOperation().walk([&](Operation *op) {
+        // (An unregistered op has no dialect; its sdy.sharding_rule counts.)
+        if (isa_and_present<SdyDialect>(op->getDialect()) ||
+            op->getNumResults() == 0)
+          return;
+        if (OpShardingRuleAttr rule = rules.get(op).rule)
+          ops.emplace_back(op, rule);
+      });
+    }
+    for (auto [op, rule] : ops)
+      makeCompatible(op, rule);
     reshardReturnedValues();
   }
 
@@ -333,8 +381,7 @@ struct InsertExplicitReshardsPass
 
   /// Reshards `op`'s operands and results to one sharding per factor, or
   /// leaves it alone (see readOpShardings).
-  void makeCompatible(Operation *op) {
-    OpShardingRuleAttr rule = getShardingRule(op);
+  void makeCompatible(Operation *op, OpShardingRuleAttr rule) {
     std::optional<OpShardings> shardings = readOpShardings(op, rule);
     if (!shardings)
       return;

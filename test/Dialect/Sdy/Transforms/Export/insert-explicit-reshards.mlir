@@ -72,6 +72,62 @@ func.func @need_replication_result(
   return %s : tensor<8xf32>
 }
 
+// A sharded permutation factor (the padded dimension of a pad) cannot stay
+// sharded either: its axes move to a batching factor or are gathered,
+// whichever sends fewer bytes per device. Here "y" (2 devices) moving to the
+// rows costs an all_to_all of the 64-byte operand piece (32 B) and one of the
+// 124-byte result piece back (62 B); gathering it costs an all_gather of the
+// operand piece (64 B) and a free slice of the result: it is gathered.
+// CHECK-LABEL: func @permutation_axes_gathered_when_cheaper
+// CHECK: %[[RA:.*]] = sdy.reshard %arg0 <@mesh, [{"x"}, {}]>
+// CHECK: %[[P:.*]] = tensor.pad %[[RA]]
+// CHECK: {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>}
+// CHECK-NEXT: %[[B:.*]] = sdy.reshard %[[P]] <@mesh, [{"x"}, {"y"}]>
+// CHECK-NEXT: return %[[B]]
+func.func @permutation_axes_gathered_when_cheaper(
+    %a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>}) -> tensor<8x31xf32> {
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %a low[0, 15] high[0, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : f32
+  } {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {"y"}]>]>} : tensor<8x16xf32> to tensor<8x31xf32>
+  return %p : tensor<8x31xf32>
+}
+
+// Over "x" (4 devices) gathering costs three operand pieces (384 B); moving
+// "x" to the rows, 3/4 of the operand piece (96 B) and of the result piece
+// back (192 B): it moves.
+// CHECK-LABEL: func @permutation_axes_moved_when_cheaper
+// CHECK: %[[RA:.*]] = sdy.reshard %arg0 <@mesh, [{"x"}, {}]>
+// CHECK: %[[P:.*]] = tensor.pad %[[RA]]
+// CHECK: {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x"}, {}]>]>}
+// CHECK-NEXT: %[[B:.*]] = sdy.reshard %[[P]] <@mesh, [{}, {"x"}]>
+// CHECK-NEXT: return %[[B]]
+func.func @permutation_axes_moved_when_cheaper(
+    %a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) -> tensor<8x32xf32> {
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %a low[0, 16] high[0, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : f32
+  } {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"x"}]>]>} : tensor<8x16xf32> to tensor<8x32xf32>
+  return %p : tensor<8x32xf32>
+}
+
+// The same over 31 padded columns: "x" cannot come back onto them evenly,
+// so moving it would gather the result whole (744 B): it is gathered.
+// CHECK-LABEL: func @permutation_axes_gathered_when_moving_back_is_uneven
+// CHECK: %[[RA:.*]] = sdy.reshard %arg0 <@mesh, [{}, {}]>
+// CHECK: tensor.pad %[[RA]]
+func.func @permutation_axes_gathered_when_moving_back_is_uneven(
+    %a: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"x"}]>}) -> tensor<8x31xf32> {
+  %z = arith.constant 0.0 : f32
+  %p = tensor.pad %a low[0, 15] high[0, 0] {
+  ^bb0(%i: index, %j: index):
+    tensor.yield %z : f32
+  } {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{}, {"x"}]>]>} : tensor<8x16xf32> to tensor<8x31xf32>
+  return %p : tensor<8x31xf32>
+}
+
 // Ops without a rule and unsharded programs are left alone.
 // CHECK-LABEL: func @no_mesh_no_change
 // CHECK-NOT: sdy.reshard

@@ -1,6 +1,6 @@
 // RUN: mesh-opt %s -split-input-file -allow-unregistered-dialect -sdy-basic-propagate | FileCheck %s
 
-// scf.for, scf.while and scf.if are data-flow ops (lib/Interfaces/
+// scf.for, scf.while, scf.if and scf.index_switch are data-flow ops (lib/Interfaces/
 // ScfDataFlowModels.cpp): the values each result carries share its sharding,
 // kept in the op's `sdy.sharding`, or on the result's sdy.data_flow_edge.
 
@@ -84,6 +84,45 @@ func.func @if_branches(%p: i1, %arg0: tensor<8x8xf32> {sdy.sharding = #sdy.shard
   } else {
     %1 = math.exp %arg1 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>} : tensor<8x8xf32>
     scf.yield %1 : tensor<8x8xf32>
+  }
+  return %0 : tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+
+// The cases and the default of an index_switch and its result share a
+// sharding: the one case that knows it gives it to the other regions.
+// CHECK-LABEL: func @index_switch_cases(
+// CHECK-SAME:    %arg0: index
+// CHECK-SAME:    %arg1: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}
+// CHECK-SAME:    %arg2: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {?}]>}) -> (tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {?}]>})
+// CHECK-NEXT: %[[V0:.*]] = scf.index_switch %arg0 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>} -> tensor<8x8xf32>
+// CHECK-NEXT: case 0 {
+// CHECK-NEXT:   scf.yield %arg1 : tensor<8x8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: case 1 {
+// CHECK-NEXT:   %[[V1:.*]] = math.exp %arg2 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>} : tensor<8x8xf32>
+// CHECK-NEXT:   scf.yield %[[V1]] : tensor<8x8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: default {
+// CHECK-NEXT:   %[[V2:.*]] = math.tanh %arg2 {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"a", ?}, {?}]>]>} : tensor<8x8xf32>
+// CHECK-NEXT:   scf.yield %[[V2]] : tensor<8x8xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[V0]] : tensor<8x8xf32>
+func.func @index_switch_cases(%i: index, %arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>}, %arg1: tensor<8x8xf32>) -> tensor<8x8xf32> {
+  %0 = scf.index_switch %i -> tensor<8x8xf32>
+  case 0 {
+    scf.yield %arg0 : tensor<8x8xf32>
+  }
+  case 1 {
+    %1 = math.exp %arg1 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>} : tensor<8x8xf32>
+    scf.yield %1 : tensor<8x8xf32>
+  }
+  default {
+    %2 = math.tanh %arg1 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>} : tensor<8x8xf32>
+    scf.yield %2 : tensor<8x8xf32>
   }
   return %0 : tensor<8x8xf32>
 }

@@ -1,0 +1,96 @@
+"""Per-rank code generation: a partitioned program (with `mpi` ops) to the
+LLVM dialect, with upstream passes and two steps of ours in between.
+
+1. Tensors (`TENSOR_STAGE`): elementwise ops on tensors become linalg, every
+   named linalg op a `linalg.generic`; then the BLAS contractions are set
+   apart as `linalg.contract` (meshsdy.run.contract) and the elementwise
+   chains around them are fused (`linalg-fuse-elementwise-ops`: a chain of
+   n ops is one loop nest and one buffer, not n).
+2. Buffers (`BUFFER_STAGE`): one-shot bufferization (identity layouts at
+   function boundaries), results as out-parameters, the static buffers of
+   the results written in place (`hoist-static-allocs`); then each f32/f64
+   `linalg.contract` becomes a call of the runtime's GEMM driver
+   (lib/Runtime/Contract.c, OpenBLAS underneath).
+3. Math that vectorizes: `math.erf`/`math.erfc` on f32, f16 and bf16 as
+   arithmetic and an exp (meshsdy.run.mathfns), `math.tanh` as exps
+   (`math-expand-ops`); exp, log, sin, cos become LLVM intrinsics that the
+   loop vectorizer turns into calls of the C library's vector functions
+   (libmvec: 8 floats a call with AVX2) where a libm call per element would
+   be slow (meshsdy.run.build).
+4. LLVM (`LLVM_STAGE`): the rest of linalg to loops, i1 buffers as bytes
+   (`widen-i1-memrefs`, ours), C wrappers; `math.ipowi` as a function, the
+   other math ops as intrinsics or libm calls (f64 keeps libm's erf);
+   `convert-to-llvm`.
+
+The loops are vectorized by LLVM's loop vectorizer when the object is built
+for the host CPU (meshsdy.run.build).
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+from mlir.passmanager import PassManager
+
+from ..resources import check_resources
+from .asserts import route_asserts
+from .contract import contractions_to_calls, protect_contractions
+from .expand import expand_isinf
+from .mathfns import expand_erf
+
+__all__ = ["BUFFER_STAGE", "LLVM_STAGE", "LOWERING", "TENSOR_STAGE", "lower_to_llvm"]
+
+#: Elementwise ops to linalg, named ops to generics.
+TENSOR_STAGE = "builtin.module(func.func(convert-elementwise-to-linalg),linalg-morph-ops{named-to-generic})"
+
+#: After the contractions are set apart: fusion and bufferization.
+BUFFER_STAGE = (
+    "builtin.module(linalg-fuse-elementwise-ops,"
+    "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map"
+    " allow-return-allocs-from-loops},"
+    "buffer-results-to-out-params{modify-public-functions hoist-static-allocs})"
+)
+
+#: After the contractions became calls: loops, math, LLVM. Math ops after
+#: llvm-request-c-wrappers: the libm declarations must not ask for C
+#: wrappers, or the calls would go to `_mlir_ciface_erf`, which no library
+#: defines.
+LLVM_STAGE = (
+    "builtin.module("
+    "math-expand-ops{ops=tanh},"
+    "convert-linalg-to-loops,widen-i1-memrefs,expand-strided-metadata,"
+    "lower-affine,convert-scf-to-cf,func.func(llvm-request-c-wrappers),"
+    "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,"
+    "reconcile-unrealized-casts)"
+)
+
+#: The whole lowering, in order; between the stages run
+#: `protect_contractions`, then `contractions_to_calls` and `expand_erf`.
+LOWERING = (TENSOR_STAGE, BUFFER_STAGE, LLVM_STAGE)
+
+
+def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
+    """Lowers a partitioned module whose collectives are mpi ops to the LLVM
+    dialect, in place (the `mesh.mesh` symbols are dropped: nothing refers
+    to them any more). With `blas`, f32/f64 contractions call the runtime's
+    GEMMs; without, they become loops like everything else. A
+    `dense_resource` constant whose blob was elided is refused by name.
+    Returns the messages of the `cf.assert`s, by the number a failed one
+    reports (meshsdy.run.asserts). Raises ir.MLIRError if a pass fails."""
+    with module.context:
+        check_resources(module)
+        for op in list(module.body.operations):
+            if op.operation.name == "mesh.mesh":
+                op.operation.erase()
+        module.operation.attributes["dlti.map"] = ir.Attribute.parse(
+            '#dlti.map<"MPI:Implementation" = "MPICH">')
+        expand_isinf(module)
+        asserts = route_asserts(module)
+        PassManager.parse(TENSOR_STAGE).run(module.operation)
+        if blas:
+            protect_contractions(module)
+        PassManager.parse(BUFFER_STAGE).run(module.operation)
+        if blas:
+            contractions_to_calls(module)
+        expand_erf(module)
+        PassManager.parse(LLVM_STAGE).run(module.operation)
+    return asserts

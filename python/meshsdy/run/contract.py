@@ -1,0 +1,188 @@
+"""Contractions of a rank's program as calls into the BLAS (lib/Runtime).
+
+Two steps of meshsdy.run's lowering (meshsdy.run.codegen):
+
+- `protect_contractions`, on tensors, after every named op became a
+  `linalg.generic`: each generic that is a BLAS contraction (f32 or f64,
+  body `out + a * b`, indexing maps that are projected permutations, at most
+  16 loops) becomes a `linalg.contract` with the same maps. Elementwise
+  fusion (`linalg-fuse-elementwise-ops`) only fuses generics into generics,
+  so it leaves the contraction whole: a `tanh` feeding a matmul is not
+  recomputed for every step of its reduction, and the contraction stays a
+  GEMM.
+- `contractions_to_calls`, on buffers: each `linalg.contract` on f32 or
+  f64 memrefs becomes a call of the runtime's
+  `meshsdy_contract_f32(A, B, C, loops, mapA, mapB, mapC)` (unranked memrefs;
+  each map says, 4 bits per loop, which dimension of the operand the loop
+  indexes, 0 if none). The runtime turns it into one or more GEMMs
+  (lib/Runtime/Contract.c).
+
+A contraction in another element type (integers, bf16, f16, i1) stays a
+generic and becomes loops, as before.
+"""
+
+from __future__ import annotations
+
+from mlir import ir
+
+__all__ = ["CONTRACT_FUNCTIONS", "contractions_to_calls", "protect_contractions"]
+
+#: The runtime's functions, by element type.
+CONTRACT_FUNCTIONS = {"f32": "meshsdy_contract_f32", "f64": "meshsdy_contract_f64"}
+
+#: At most this many loops (4 bits per loop in an i64).
+MAX_LOOPS = 16
+
+
+def _walk(module: ir.Module, name: str) -> list[ir.Operation]:
+    found: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name == name:
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return found
+
+
+def _element_type(value: ir.Value) -> str:
+    t = value.type
+    return str(ir.ShapedType(t).element_type) if isinstance(t, ir.ShapedType) else ""
+
+
+def _maps(op: ir.Operation) -> list[ir.AffineMap] | None:
+    """The op's indexing maps if each is a projected permutation."""
+    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    if len(maps) != 3 or any(not m.is_projected_permutation for m in maps):
+        return None
+    return maps
+
+
+def _dims(m: ir.AffineMap) -> list[int]:
+    """The loop each result of a projected permutation reads."""
+    return [ir.AffineDimExpr(e).position for e in m.results]
+
+
+def _is_mul_add_body(op: ir.Operation) -> bool:
+    """Whether the generic's body is `yield out + a * b` (either order)."""
+    block = op.regions[0].blocks[0]
+    a, b, out = list(block.arguments)
+    ops = [o.operation for o in block.operations]
+    if [o.name for o in ops] != ["arith.mulf", "arith.addf", "linalg.yield"]:
+        return False
+    mul, add, yield_ = ops
+    if set(map(_key, mul.operands)) != {_key(a), _key(b)} or len(list(mul.operands)) != 2:
+        return False
+    if {_key(v) for v in add.operands} != {_key(out), _key(mul.results[0])} or _key(a) == _key(b):
+        return False
+    return _key(yield_.operands[0]) == _key(add.results[0])
+
+
+def _key(value: ir.Value) -> int:
+    return hash(value)
+
+
+def _is_blas_contraction(op: ir.Operation) -> bool:
+    """A generic with two inputs and one output of one f32 or f64 element
+    type, a mul-add body, projected-permutation maps, the loops absent from
+    the output being its reductions, and at most MAX_LOOPS loops."""
+    operands = list(op.operands)
+    if len(operands) != 3 or len(list(op.results)) > 1:
+        return False
+    types = {_element_type(v) for v in operands}
+    if len(types) != 1 or types.pop() not in CONTRACT_FUNCTIONS:
+        return False
+    if any(not ir.ShapedType(v.type).rank <= 15 for v in operands):
+        return False
+    maps = _maps(op)
+    if maps is None or maps[0].n_dims > MAX_LOOPS or not _is_mul_add_body(op):
+        return False
+    iterators = [str(a) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
+    out_dims = set(_dims(maps[2]))
+    return all(("parallel" in it) == (d in out_dims) for d, it in enumerate(iterators))
+
+
+def protect_contractions(module: ir.Module) -> int:
+    """Turns each BLAS contraction generic on tensors into a
+    `linalg.contract` (see the module docstring); returns how many."""
+    from mlir.dialects import linalg
+
+    count = 0
+    for op in _walk(module, "linalg.generic"):
+        if not _is_blas_contraction(op) or not isinstance(op.operands[2].type, ir.RankedTensorType):
+            continue
+        maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+        with op.location, ir.InsertionPoint(op):
+            contract = linalg.contract(op.operands[0], op.operands[1], outs=[op.operands[2]], indexing_maps=maps)
+        new = contract.owner if isinstance(contract, ir.OpResult) else contract
+        try:
+            ok = new.verify()
+        except ir.MLIRError:
+            ok = False
+        if not ok:
+            new.erase()
+            continue
+        op.results[0].replace_all_uses_with(new.results[0])
+        op.erase()
+        count += 1
+    return count
+
+
+def _operand_map(m: ir.AffineMap) -> int:
+    """4 bits per loop: the operand's dimension it indexes, plus 1."""
+    packed = 0
+    for position, loop in enumerate(_dims(m)):
+        packed |= (position + 1) << (4 * loop)
+    return packed
+
+
+def _declare(module: ir.Module, element: ir.Type, name: str) -> None:
+    for op in module.body.operations:
+        if op.operation.name == "func.func" and ir.StringAttr(op.attributes["sym_name"]).value == name:
+            return
+    unranked = ir.UnrankedMemRefType.get(element, None)
+    i64 = ir.IntegerType.get_signless(64)
+    first = next(iter(module.body.operations), None)
+    ip = ir.InsertionPoint(first) if first is not None else ir.InsertionPoint(module.body)
+    ir.Operation.create("func.func", attributes={
+        "sym_name": ir.StringAttr.get(name),
+        "function_type": ir.TypeAttr.get(ir.FunctionType.get([unranked] * 3 + [i64] * 4, [])),
+        "sym_visibility": ir.StringAttr.get("private"),
+    }, regions=1, ip=ip)
+
+
+def contractions_to_calls(module: ir.Module) -> int:
+    """Rewrites each `linalg.contract` on f32 or f64 memrefs into a call of
+    the runtime (see the module docstring); returns how many."""
+    count = 0
+    with module.context, ir.Location.unknown():
+        for op in _walk(module, "linalg.contract"):
+            operands = list(op.operands)
+            if len(operands) != 3 or list(op.results) or not all(isinstance(v.type, ir.MemRefType)
+                                                                 for v in operands):
+                continue
+            kind = _element_type(operands[0])
+            maps = _maps(op)
+            if kind not in CONTRACT_FUNCTIONS or maps is None or maps[0].n_dims > MAX_LOOPS:
+                continue
+            element = ir.MemRefType(operands[0].type).element_type
+            _declare(module, element, CONTRACT_FUNCTIONS[kind])
+            _call(op, operands, maps, element, CONTRACT_FUNCTIONS[kind])
+            count += 1
+    return count
+
+
+def _call(op: ir.Operation, operands: list[ir.Value], maps: list[ir.AffineMap], element: ir.Type,
+          callee: str) -> None:
+    i64 = ir.IntegerType.get_signless(64)
+    unranked = ir.UnrankedMemRefType.get(element, None)
+    with op.location, ir.InsertionPoint(op):
+        casts = [ir.Operation.create("memref.cast", results=[unranked], operands=[v]).result for v in operands]
+        numbers = [maps[0].n_dims] + [_operand_map(m) for m in maps]
+        # i64 constants: a map of 16 loops can use the sign bit.
+        constants = [ir.Operation.create("arith.constant", results=[i64], attributes={
+            "value": ir.IntegerAttr.get(i64, n - (1 << 64) if n >= 1 << 63 else n)}).result for n in numbers]
+        ir.Operation.create("func.call", operands=casts + constants,
+                            attributes={"callee": ir.FlatSymbolRefAttr.get(callee)})
+    op.erase()
