@@ -5,8 +5,11 @@
 // of its size, and c maps to all of them major to minor: a compound
 // dimension, as Shardy's reshape rule (`([i, j])->([ij])` for 2x4 -> 8).
 // Size-1 dimensions get size-1 factors of their own (a compound dimension
-// cannot hold size-1 factors); a group of only size-1 dimensions shares its
-// first one with c. Dynamic or zero sizes: no rule (as Shardy's reshape).
+// cannot hold size-1 factors), and so does c when its group has only size-1
+// dimensions: nothing crosses a reshape between size-1 dimensions, as in
+// Shardy's reshape rule (`([i, j])->([k])` for 1x1 -> 1), so an axis that
+// reached a size-1 dimension (through a slice) stays there. Dynamic or zero
+// sizes: no rule (as Shardy's reshape).
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,22 +49,20 @@ OpShardingRuleAttr reshapeRule(Operation *op, RankedTensorType expanded,
     for (int64_t dim = 0; dim < expanded.getRank(); ++dim)
       mapExpanded(dim, builder.addFactor(1));
   for (auto [collapsedDim, group] : llvm::enumerate(groups)) {
-    int64_t firstUnit = -1;
-    bool mapped = false;
+    bool allUnit = llvm::all_of(
+        group, [&](int64_t dim) { return expanded.getDimSize(dim) == 1; });
+    // Factors are numbered operand first, as Shardy prints them.
+    if (allUnit && !expandedIsOperand)
+      mapCollapsed(collapsedDim, builder.addFactor(1));
     for (int64_t dim : group) {
       int64_t size = expanded.getDimSize(dim);
       int64_t factor = builder.addFactor(size);
       mapExpanded(dim, factor);
-      if (size == 1) {
-        if (firstUnit < 0)
-          firstUnit = factor;
-        continue;
-      }
-      mapCollapsed(collapsedDim, factor);
-      mapped = true;
+      if (size != 1)
+        mapCollapsed(collapsedDim, factor);
     }
-    if (!mapped && firstUnit >= 0)
-      mapCollapsed(collapsedDim, firstUnit);
+    if (allUnit && expandedIsOperand)
+      mapCollapsed(collapsedDim, builder.addFactor(1));
   }
   return builder.build();
 }

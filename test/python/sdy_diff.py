@@ -6,9 +6,11 @@ rejects; a crash is reported as such, the batch is then rerun one program at
 a time). Both sides are summarised by `summarize`, which works with either
 MLIR binding.
 
-    python test/python/sdy_diff.py --programs 300 [--pipeline P] [--show]
+    python test/python/sdy_diff.py --programs 300 [--pipeline P] [--control-flow] [--show]
 
 prints the share of values that agree and every disagreement.
+`--control-flow` draws `Generator(seed, control_flow=True)` programs
+(regions, calls, barriers, groups, pads, slices).
 """
 
 from __future__ import annotations
@@ -28,21 +30,38 @@ sys.path.insert(0, str(HERE))
 
 from sdy_programs import OURS_VALUE_OPS, SHARDY_VALUE_OPS, Generator, Program  # noqa: E402
 
+#: Shardy's propagation passes only cross a data-flow op (stablehlo.if,
+#: case, while) through the `sdy.data_flow_edge`s its import adds, and
+#: abort on a value in two sharding groups unless its import merged them;
+#: ours need neither (docs/sdy.md). A standalone pass therefore runs on
+#: Shardy's side after those two import passes, and the edges are sunk
+#: after it.
+_SHARDY_ALONE = "sdy-add-data-flow-edges,sdy-sharding-group-import,{},func.func(sdy-sink-data-flow-edges)"
+
 #: Our pipeline and Shardy's, as pass pipeline strings on builtin.module.
 PIPELINES = {
-    "user-priority": ("sdy-user-priority-propagate", "sdy-user-priority-propagate"),
-    "aggressive": ("sdy-aggressive-propagate", "sdy-aggressive-propagate"),
-    "basic": ("sdy-basic-propagate", "sdy-basic-propagate"),
-    # Shardy's own sdy-propagation-pipeline also inserts explicit reshards
-    # (our sdy-insert-explicit-reshards is not written yet): both sides stop
-    # before partitioning, Shardy's composed of its stages the same way.
+    "user-priority": ("sdy-user-priority-propagate", _SHARDY_ALONE.format("sdy-user-priority-propagate")),
+    "aggressive": ("sdy-aggressive-propagate", _SHARDY_ALONE.format("sdy-aggressive-propagate")),
+    "basic": ("sdy-basic-propagate", _SHARDY_ALONE.format("sdy-basic-propagate")),
+    # Shardy's own sdy-propagation-pipeline (jaxlib's, printed by
+    # PassManager.parse) also inserts explicit reshards and the reshards of
+    # calls: both sides stop before partitioning, Shardy's composed of its
+    # passes in its order without those.
     "propagation-pipeline": (
         "sdy-propagation-pipeline{avoid-export-for-partitioning=true}",
-        "sdy-import-pipeline,sdy-apply-sharding-constraints,sdy-sharding-group-import,"
-        "sdy-user-priority-propagate{keep-sharding-rules=true},"
-        "sdy-export-pipeline{avoid-export-for-partitioning=true}",
+        "symbol-dce,sdy-lift-inlined-meshes,sdy-remove-size-one-axes,sdy-propagate-sharding-from-func-to-call,"
+        "sdy-constant-or-scalar-splitter,symbol-dce,sdy-manual-axes-cleanup,sdy-add-data-flow-edges,"
+        "sdy-flatten-call-graph,symbol-dce,sdy-import-func-calls,symbol-dce,sdy-apply-sharding-constraints,"
+        "sdy-sharding-group-import,sdy-pre-order-funcs,sdy-user-priority-propagate{keep-sharding-rules=true},"
+        "sdy-export-named-computations,sdy-propagate-to-func-results,sdy-unflatten-call-graph,symbol-dce,"
+        "func.func(sdy-constant-or-scalar-merger),func.func(sdy-sink-data-flow-edges),"
+        "sdy-update-non-divisible-input-output-shardings,sdy-remove-sub-axes-in-input-output-shardings,"
+        "sdy-close-shardings,func.func(sdy-drop-sharding-rules)",
     ),
 }
+
+#: Ops whose regions hold value ops that are compared too.
+REGION_OPS = frozenset({"scf.if", "scf.for", "scf.while", "stablehlo.if", "stablehlo.case", "stablehlo.while"})
 
 _SHARDING = re.compile(r"<@mesh, \[.*?\]\]?(?:, replicated=\{[^}]*\})?(?:, unreduced=\{[^}]*\})?>")
 
@@ -54,11 +73,35 @@ def normalize(text: str | None) -> str | None:
     return text
 
 
+def split_shardings(text: str) -> list[str]:
+    """`<@m, [..]>, <@m, []>` -> its shardings."""
+    items, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        if ch in "<[{(":
+            depth += 1
+        elif ch in ">]})":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            items.append(text[start:i].strip())
+            start = i + 1
+    items.append(text[start:].strip())
+    return [item for item in items if item]
+
+
+def _is_compared(type_text: str) -> bool:
+    """Only f32 tensors of rank >= 1 are compared (not loop counters or
+    predicates)."""
+    return type_text.startswith("tensor<") and type_text.endswith("xf32>")
+
+
 def summarize(module, value_ops: frozenset[str]) -> dict[str, str | None]:
-    """The shardings of @main's arguments, value ops (in order) and results,
-    keyed `arg<i>`, `v<k>`, `res<i>`. Works with any MLIR Python binding."""
+    """The shardings of @main's arguments, value ops (in order, those in the
+    regions of its control-flow ops too, one entry per f32 result) and
+    results, keyed `arg<i>`, `v<k>`, `res<i>`. Works with any MLIR Python
+    binding."""
     out: dict[str, str | None] = {}
-    func = next(op for op in module.body.operations if op.operation.name == "func.func")
+    funcs = [op for op in module.body.operations if op.operation.name == "func.func"]
+    func = next((f for f in funcs if str(f.operation.attributes["sym_name"]) == '"main"'), funcs[0])
     op = func.operation
 
     def dict_sharding(attrs, i):
@@ -70,18 +113,29 @@ def summarize(module, value_ops: frozenset[str]) -> dict[str, str | None]:
     for i in range(len(op.regions[0].blocks[0].arguments)):
         out[f"arg{i}"] = dict_sharding(arg_attrs, i)
     k = 0
-    for inner in op.regions[0].blocks[0].operations:
-        name = inner.operation.name
-        if name not in value_ops:
-            continue
-        attrs = inner.operation.attributes
-        text = None
-        if name == "sdy.sharding_constraint":
-            text = str(attrs["sharding"]).removeprefix("#sdy.sharding")
-        elif "sdy.sharding" in attrs:
-            text = str(attrs["sdy.sharding"]).removeprefix("#sdy.sharding_per_value<[").removesuffix("]>")
-        out[f"v{k}"] = normalize(text)
-        k += 1
+
+    def walk(block) -> None:
+        nonlocal k
+        for inner in block.operations:
+            name = inner.operation.name
+            if name in value_ops:
+                attrs = inner.operation.attributes
+                texts: list[str | None] = []
+                if name == "sdy.sharding_constraint":
+                    texts = [str(attrs["sharding"]).removeprefix("#sdy.sharding")]
+                elif "sdy.sharding" in attrs:
+                    texts = split_shardings(str(attrs["sdy.sharding"]).removeprefix(
+                        "#sdy.sharding_per_value<[").removesuffix("]>"))
+                for i, result in enumerate(inner.operation.results):
+                    if _is_compared(str(result.type)):
+                        out[f"v{k}"] = normalize(texts[i] if i < len(texts) else None)
+                        k += 1
+            if name in REGION_OPS:
+                for region in inner.operation.regions:
+                    for inner_block in region.blocks:
+                        walk(inner_block)
+
+    walk(op.regions[0].blocks[0])
     res_attrs = list(op.attributes["res_attrs"]) if "res_attrs" in op.attributes else []
     for i in range(len(res_attrs)):
         out[f"res{i}"] = dict_sharding(res_attrs, i)
@@ -172,8 +226,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--first-seed", type=int, default=0)
     parser.add_argument("--pipeline", choices=sorted(PIPELINES), default="user-priority")
     parser.add_argument("--show", action="store_true", help="print each disagreeing program")
+    parser.add_argument("--control-flow", action="store_true", help="draw Generator(seed, control_flow=True)")
     args = parser.parse_args(argv)
-    outcomes = compare(range(args.first_seed, args.first_seed + args.programs), args.pipeline)
+    features = {"control_flow": True} if args.control_flow else {}
+    outcomes = compare(range(args.first_seed, args.first_seed + args.programs), args.pipeline, **features)
     values = agree = 0
     for o in outcomes:
         if o.shardy is None or "error" in (o.shardy or {}) or "error" in o.ours:

@@ -29,6 +29,10 @@ dimensions; see "extended features" below). Most of them have no StableHLO
 form here: such a program has `has_shardy` False and only `ours_text`. The
 default generator's output does not depend on them (test_fuzz_counts.py
 pins it).
+
+`Generator(seed, control_flow=True)` adds control flow, calls, barriers,
+groups, pads and slices, each with a StableHLO twin (sdy_control_flow.py
+has the table); those programs keep both forms.
 """
 
 from __future__ import annotations
@@ -43,11 +47,16 @@ OURS_VALUE_OPS = frozenset({
     "math.tanh", "math.exp", "arith.addf", "arith.mulf", "linalg.matmul", "linalg.batch_matmul",
     "linalg.transpose", "tensor.collapse_shape", "tensor.expand_shape", "linalg.broadcast",
     "linalg.reduce", "tensor.concat", "sdy.sharding_constraint",
+    # control_flow=True (sdy_control_flow.py)
+    "scf.if", "scf.for", "scf.while", "func.call", "sdy.propagation_barrier", "tensor.pad",
+    "tensor.extract_slice",
 })
 SHARDY_VALUE_OPS = frozenset({
     "stablehlo.tanh", "stablehlo.exponential", "stablehlo.add", "stablehlo.multiply",
     "stablehlo.dot_general", "stablehlo.transpose", "stablehlo.reshape", "stablehlo.broadcast_in_dim",
     "stablehlo.reduce", "stablehlo.concatenate", "sdy.sharding_constraint",
+    "stablehlo.if", "stablehlo.case", "stablehlo.while", "func.call", "sdy.propagation_barrier", "stablehlo.pad",
+    "stablehlo.slice",
 })
 
 SIZES = (2, 4, 6, 8, 12, 16)
@@ -85,11 +94,22 @@ class Program:
     has_shardy: bool = True
     #: The extended features the program uses (names of FEATURES).
     features: set[str] = field(default_factory=set)
+    #: Private functions after @main (control_flow=True): (ours, StableHLO) text.
+    functions: list[tuple[str, str]] = field(default_factory=list)
+    #: Argument types of the StableHLO form where they differ (`tensor<i1>`
+    #: for an `i1` predicate).
+    shardy_arg_types: dict[int, str] = field(default_factory=dict)
 
-    def _module(self, body: list[str]) -> str:
+    def next_name(self, prefix: str) -> str:
+        """The name of the next value defined in @main's body (`%v7`), or of
+        a helper of it (`%e7`, `%c7`)."""
+        return f"{prefix}{len(self.shapes)}"
+
+    def _module(self, body: list[str], shardy: bool = False) -> str:
         axes = ", ".join(f'"{a}"={s}' for a, s in self.mesh.items())
+        arg_types = [self.shardy_arg_types.get(i, t) if shardy else t for i, t in enumerate(self.arg_types)]
         args = ", ".join(
-            f"%arg{i}: {self.arg_types[i] if i < len(self.arg_types) else tensor(shape)}"
+            f"%arg{i}: {arg_types[i] if i < len(arg_types) else tensor(shape)}"
             + (f" {{sdy.sharding = {s}}}" if s else "")
             for i, (shape, s) in enumerate(self.args)
         )
@@ -104,6 +124,7 @@ class Program:
             f"func.func @main({args}) -> ({signature}) {{\n"
             + "".join(f"  {line}\n" for line in body)
             + f"  return {', '.join(outs)} : {types}\n}}\n"
+            + "".join(f[1 if shardy else 0] for f in self.functions)
         )
 
     @property
@@ -114,7 +135,7 @@ class Program:
     def shardy_text(self) -> str:
         if not self.has_shardy:
             raise ValueError("this program uses ops without a StableHLO form here: only ours_text exists")
-        return self._module(self.shardy)
+        return self._module(self.shardy, shardy=True)
 
     def inputs(self, seed: int = 0) -> list:
         """Random inputs for @main: f32 values 0.25 * normal (chains of
@@ -143,7 +164,8 @@ class Generator:
     annotations used (all by default)."""
 
     def __init__(self, seed: int, *, max_ops: int = 8, sub_axes: bool = True,
-                 priorities: bool = True, constraints: bool = True, extended: bool = False) -> None:
+                 priorities: bool = True, constraints: bool = True, extended: bool = False,
+                 control_flow: bool = False) -> None:
         self.rng = random.Random(seed)
         self.max_ops = max_ops
         self.sub_axes = sub_axes
@@ -153,6 +175,10 @@ class Generator:
         #: programs then exist in the upstream-ops form only, unless none
         #: of the ops without a StableHLO form was drawn.
         self.extended = extended
+        #: Also the kinds of sdy_control_flow.CONTROL_FLOW_KINDS (both forms).
+        self.control_flow = control_flow
+        if extended and control_flow:
+            raise ValueError("extended and control_flow programs are drawn apart")
         self._fresh = 0
 
     def fresh(self, prefix: str) -> str:
@@ -162,7 +188,7 @@ class Generator:
 
     # -- shardings ------------------------------------------------------
     def mesh(self) -> dict[str, int]:
-        if self.extended:
+        if self.extended or self.control_flow:
             # Size-1 meshes and size-1 axes next to others.
             if self.rng.random() < 0.08:
                 return {"x": 1}
@@ -190,7 +216,7 @@ class Generator:
             axes = []
             for ref in pool:
                 base = ref.split(":")[0]
-                if self.extended:
+                if self.extended or self.control_flow:
                     # Both halves of an axis may shard a tensor, in one
                     # dimension (in either order but the mergeable one) or
                     # in two.
@@ -226,16 +252,25 @@ class Generator:
                  "expand", "broadcast", "reduce", "concat", "constraint"]
         if self.extended:
             kinds += EXTENDED_KINDS
+        flow = None
+        if self.control_flow:
+            from sdy_control_flow import CONTROL_FLOW_KINDS, ControlFlow
+            kinds += CONTROL_FLOW_KINDS
+            flow = ControlFlow(self, p)
         for _ in range(rng.randint(1, self.max_ops)):
             kind = rng.choice(kinds)
             if kind in EXTENDED_KINDS:
                 Extended(self, p).op(kind)
+            elif flow is not None and kind in CONTROL_FLOW_KINDS:
+                flow.op(p, kind)
             else:
                 getattr(self, "_" + kind)(p)
         # Return every value nobody reads: Shardy erases dead ops.
-        pattern = r"%(?:arg|v)\d+(?:#\d+)?" if self.extended else r"%(?:arg|v)\d+"
+        multi = self.extended or self.control_flow
+        pattern = r"%(?:arg|v)\d+(?:#\d+)?" if multi else r"%(?:arg|v)\d+"
         used = {name for line in p.ours for name in re.findall(pattern, line.split("=", 1)[-1])}
-        p.results = [i for i, name in enumerate(p.names) if name not in used and name.startswith("%v")]
+        p.results = [i for i, name in enumerate(p.names) if name not in used and name.startswith("%v")
+                     and (not self.control_flow or p.kinds[i] == "f32")]
         if not p.results:
             p.results = [len(p.names) - 1]
         if self.extended:
@@ -245,6 +280,8 @@ class Generator:
         return p
 
     def _new_arg(self, p: Program, shape: tuple[int, ...]) -> int:
+        if not isinstance(p, Program):  # a region or callee (control_flow=True)
+            return p.new_arg(shape)
         sharding = f"#sdy.sharding{self.sharding(p.mesh, len(shape))}" if self.rng.random() < 0.8 else None
         p.args.append((shape, sharding))
         p.arg_types.append(tensor(shape))
@@ -257,11 +294,13 @@ class Generator:
         return len(p.shapes) - 1
 
     def _pick(self, p: Program, pred=lambda s: True) -> int | None:
+        if not isinstance(p, Program):  # a region or callee reads its last value
+            return p.pick_head(pred)
         choices = [i for i, s in enumerate(p.shapes) if pred(s) and p.kinds[i] == "f32"]
         return self.rng.choice(choices) if choices else None
 
     def _emit(self, p: Program, shape: tuple[int, ...], ours: list[str], shardy: list[str]) -> None:
-        name = f"%v{len(p.shapes)}"
+        name = p.next_name("%v")
         p.ours += [line.replace("$R", name) for line in ours]
         p.shardy += [line.replace("$R", name) for line in shardy]
         p.shapes.append(shape)
@@ -285,7 +324,7 @@ class Generator:
                    [f"$R = {theirs} {p.names[a]}, {p.names[b]} : {t}"])
 
     def _init(self, p: Program, shape: tuple[int, ...]) -> tuple[str, str]:
-        name = f"%e{len(p.shapes)}"
+        name = p.next_name("%e")
         return name, f"{name} = tensor.empty() : {tensor(shape)}"
 
     def _matmul(self, p: Program) -> None:
@@ -382,7 +421,7 @@ class Generator:
         d = self.rng.randrange(len(shape))
         out = shape[:d] + shape[d + 1:]
         init, empty = self._init(p, out)
-        zero = f"%c{len(p.shapes)}"
+        zero = p.next_name("%c")
         self._emit(
             p, out,
             [empty, f"$R = linalg.reduce ins({p.names[a]} : {tensor(shape)}) outs({init} : {tensor(out)}) dimensions = [{d}]",
@@ -417,8 +456,8 @@ def with_zero_inits(text: str) -> str:
     """`text` (the upstream-ops form) with every init filled with zeros, so
     that the program computes defined values (an uninitialised
     `tensor.empty` is enough for propagation, not for running it)."""
-    text = re.sub(r"(func\.func @main\([^\n]*\{\n)", r"\1  %zero_init = arith.constant 0.0 : f32\n", text, count=1)
-    return re.sub(r"(%e\d+) = tensor\.empty\(\) : (tensor<[^>]*>)",
+    text = re.sub(r"(func\.func (?:private )?@\w+\([^\n]*\{\n)", r"\1  %zero_init = arith.constant 0.0 : f32\n", text)
+    return re.sub(r"(%ex?\d+) = tensor\.empty\(\) : (tensor<[^>]*>)",
                   r"\1_empty = tensor.empty() : \2\n"
                   r"  \1 = linalg.fill ins(%zero_init : f32) outs(\1_empty : \2) -> \2", text)
 

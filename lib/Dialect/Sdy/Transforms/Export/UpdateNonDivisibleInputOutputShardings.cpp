@@ -100,9 +100,9 @@ struct UpdateNonDivisibleInputOutputShardingsPass
     ModuleOp module = getOperation();
     MeshTable meshes(module);
     bool changed = false;
+    // Every function, private callees too, as Shardy: after the export of
+    // named computations a callee's boundary is what its calls see.
     for (auto func : module.getOps<func::FuncOp>()) {
-      if (!func.isPublic())
-        continue;
       for (auto [i, type] : llvm::enumerate(func.getArgumentTypes())) {
         auto sharding = func.getArgAttrOfType<TensorShardingAttr>(i, kShardingAttr);
         if (auto updated = makeDivisible(sharding, type, meshes.lookup(sharding));
@@ -122,6 +122,27 @@ struct UpdateNonDivisibleInputOutputShardingsPass
         }
       }
     }
+    // The results of calls, whose shardings stand for the callee's results.
+    module.walk([&](func::CallOp call) {
+      auto shardings =
+          call->getAttrOfType<TensorShardingPerValueAttr>(kShardingAttr);
+      if (!shardings ||
+          shardings.getShardings().size() != call.getNumResults())
+        return;
+      SmallVector<TensorShardingAttr> updated;
+      bool callChanged = false;
+      for (auto [sharding, type] :
+           llvm::zip_equal(shardings.getShardings(), call.getResultTypes())) {
+        updated.push_back(
+            makeDivisible(sharding, type, meshes.lookup(sharding)));
+        callChanged |= updated.back() != sharding;
+      }
+      if (!callChanged)
+        return;
+      call->setAttr(kShardingAttr, TensorShardingPerValueAttr::get(
+                                       call.getContext(), updated));
+      changed = true;
+    });
     if (!changed)
       markAllAnalysesPreserved();
   }

@@ -136,11 +136,14 @@ private:
   static PropagationDirection passThrough(const PropagationSite &site,
                                           RuleClass rule,
                                           bool allowMultiUse) {
-    if (site.isDataFlowEdge || site.elementwise || rule.passThrough)
+    // A slice that keeps every element has a reshape's rule, but Shardy's
+    // schedule names reshapes and transposes, never slices.
+    bool slice = isSliceLike(site.op);
+    if (site.isDataFlowEdge || site.elementwise ||
+        (rule.passThrough && !slice))
       return directionByUses(site, allowMultiUse);
     // Dynamic slices go forward only.
-    if (site.op &&
-        site.op->getName().hasInterface<OffsetSizeAndStrideOpInterface>() &&
+    if (slice &&
         !cast<OffsetSizeAndStrideOpInterface>(site.op).getOffsets().empty())
       return intersectionOf(directionByUses(site, allowMultiUse),
                             PropagationDirection::FORWARD);

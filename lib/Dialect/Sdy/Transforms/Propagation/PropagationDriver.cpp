@@ -3,6 +3,7 @@
 #include "meshsdy/Dialect/Sdy/Transforms/Propagation/PropagationDriver.h"
 
 #include "DebugInfo.h"
+#include "Worklist.h"
 #include "meshsdy/Dialect/Sdy/IR/ShardingRules.h"
 #include "meshsdy/Dialect/Sdy/IR/ValueShardings.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Propagation/ShardableValues.h"
@@ -10,6 +11,7 @@
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/ViewLikeInterface.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
@@ -51,6 +53,11 @@ static OpShardingRuleAttr identityRule(Type type, int64_t numOperands) {
                                  {}, {}, {}, {}, false);
 }
 
+bool mlir::sdy::isSliceLike(Operation *op) {
+  return op &&
+         op->getName().hasInterface<OffsetSizeAndStrideOpInterface>();
+}
+
 bool Propagator::isElementwise(Operation *op, OpShardingRuleAttr rule,
                                bool isDataFlowEdge) {
   if (!op || isDataFlowEdge)
@@ -58,8 +65,10 @@ bool Propagator::isElementwise(Operation *op, OpShardingRuleAttr rule,
   if (op->hasTrait<OpTrait::Elementwise>() ||
       isa<ShardingConstraintOp, ReshardOp, PropagationBarrierOp>(op))
     return true;
-  // A custom rule (a user's, for an opaque op) says nothing about the op.
-  if (!rule || rule.getIsCustomRule() ||
+  // A custom rule (a user's, for an opaque op) says nothing about the op. A
+  // slice is never elementwise, even one that keeps every element (its rule
+  // then maps operand and result alike): Shardy's slices are not.
+  if (!rule || rule.getIsCustomRule() || isSliceLike(op) ||
       rule.getResultMappings().empty())
     return false;
   TensorMappingAttr first = rule.getResultMappings().front();
@@ -76,16 +85,6 @@ bool Propagator::isElementwise(Operation *op, OpShardingRuleAttr rule,
 }
 
 namespace {
-/// An entry of the worklist: an op, or an edge of a data-flow op that has no
-/// `sdy.data_flow_edge` (the op and the edge's owner).
-struct WorkItem {
-  Operation *op = nullptr;
-  Value owner;
-  bool operator==(const WorkItem &other) const {
-    return op == other.op && owner == other.owner;
-  }
-};
-
 /// One tensor of a site: the value its users see, its current sharding in
 /// the view the site uses, and how to store a new one.
 struct SiteTensor {
@@ -97,21 +96,6 @@ struct SiteTensor {
   bool isFuncResult = false;
 };
 } // namespace
-
-namespace llvm {
-template <> struct DenseMapInfo<WorkItem> {
-  static WorkItem getEmptyKey() {
-    return {DenseMapInfo<Operation *>::getEmptyKey(), Value()};
-  }
-  static WorkItem getTombstoneKey() {
-    return {DenseMapInfo<Operation *>::getTombstoneKey(), Value()};
-  }
-  static unsigned getHashValue(const WorkItem &item) {
-    return hash_combine(item.op, item.owner.getAsOpaquePointer());
-  }
-  static bool isEqual(const WorkItem &a, const WorkItem &b) { return a == b; }
-};
-} // namespace llvm
 
 struct Propagator::Impl {
   Impl(ModuleOp module, const PropagationOptions &options)
@@ -137,8 +121,8 @@ struct Propagator::Impl {
   /// The ops implementing ShardableDataFlowOpInterface: a set lookup is
   /// much cheaper than an interface cast on every use.
   llvm::DenseSet<Operation *> dataFlowOps;
-  /// Program order of the first visits, the same for every fixed point.
-  SmallVector<WorkItem> initialOrder;
+  /// Whether the worklist knows the program order of the sites.
+  bool ordered = false;
 
   /// The shardable value of each value met (structure: kept throughout).
   llvm::DenseMap<Value, Value> shardableCache;
@@ -147,10 +131,8 @@ struct Propagator::Impl {
   /// change shardings between fixed points).
   llvm::DenseMap<Value, TensorShardingAttr> shardingCache;
 
-  // The worklist of the current fixed point.
-  SmallVector<WorkItem> stack;
-  llvm::DenseSet<WorkItem> queued;
-  WorkItem current;
+  // The worklist of the current fixed point (Worklist.h).
+  Worklist worklist;
   const FactorPropagation *strategy = nullptr;
   const DirectionFn *direction = nullptr;
 
@@ -161,11 +143,7 @@ struct Propagator::Impl {
     return it == meshes.end() ? MeshAttr() : it->second;
   }
 
-  void push(WorkItem item) {
-    if (item == current || !queued.insert(item).second)
-      return;
-    stack.push_back(item);
-  }
+  void push(WorkItem item) { worklist.push(item); }
 
   /// The work item that propagates through the edge owned by `owner`.
   void pushEdge(ShardableDataFlowOpInterface op, Value owner) {
@@ -581,39 +559,28 @@ void Propagator::Impl::syncFuncResults() {
 }
 
 void Propagator::Impl::fillWorklist(bool incremental) {
-  if (initialOrder.empty())
-    computeInitialOrder();
-  // The items syncing function results pushed go first.
-  SmallVector<WorkItem> pending;
-  if (incremental)
-    pending = stack;
-  SmallVector<WorkItem> order;
-  order.reserve(initialOrder.size());
   SmallVector<PropagationDirection, 4> directions;
-  for (const WorkItem &item : initialOrder) {
+  for (auto [position, item] : llvm::enumerate(worklist.order())) {
     auto it = item.owner ? sites.end() : sites.find(item.op);
     if (it == sites.end()) {
-      order.push_back(item);
+      if (!incremental)
+        worklist.markDue(position);
       continue;
     }
     computeDirections(it->second.site, directions);
     // A site that was stable with the same directions is still stable: the
-    // module hasn't changed since (the caller's promise).
+    // module hasn't changed since (the caller's promise), and anything that
+    // changes what it reads before its turn queues it (Worklist.h).
     bool changed = directions != it->second.directions;
     if (changed)
       it->second.directions.assign(directions.begin(), directions.end());
     if (!incremental || changed)
-      order.push_back(item);
+      worklist.markDue(position);
   }
-  stack.assign(order.rbegin(), order.rend());
-  queued.clear();
-  queued.insert(order.begin(), order.end());
-  for (const WorkItem &item : llvm::reverse(pending))
-    push(item);
 }
 
 void Propagator::Impl::computeInitialOrder() {
-  SmallVector<WorkItem> &order = initialOrder;
+  SmallVector<WorkItem> order;
   module->walk([&](Operation *op, const WalkStage &stage) {
     auto dataFlowOp = isDataFlowOp(op)
                           ? cast<ShardableDataFlowOpInterface>(op)
@@ -633,6 +600,8 @@ void Propagator::Impl::computeInitialOrder() {
         if (!lookupEdgeOp(owner))
           order.push_back({op, owner});
   });
+  worklist.setOrder(order);
+  ordered = true;
 }
 
 LogicalResult Propagator::Impl::checkRule(Operation *op,
@@ -766,17 +735,18 @@ LogicalResult Propagator::propagate(const FactorPropagation &strategy,
                                     bool incremental) {
   impl->strategy = &strategy;
   impl->direction = &direction;
-  impl->current = {};
   impl->shardingCache.clear();
+  if (!impl->ordered)
+    impl->computeInitialOrder();
+  // Function results are synced first; what that changes is visited at its
+  // turn (as in Shardy, whose driver visits every op).
+  impl->worklist.start();
   impl->syncFuncResults();
   impl->fillWorklist(incremental);
-  while (!impl->stack.empty()) {
-    WorkItem item = impl->stack.pop_back_val();
-    impl->queued.erase(item);
-    impl->current = item;
+  WorkItem item;
+  while (impl->worklist.pop(item))
     impl->visit(item);
-  }
-  impl->current = {};
+  impl->worklist.finish();
   impl->syncFuncResults();
   return success();
 }

@@ -96,3 +96,51 @@ func.func @multi_use_deferred(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.shardi
   %3 = math.exp %1 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>} : tensor<8x8xf32>
   return %2, %3 : tensor<8x8xf32>, tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+
+// A slice keeping every element has a reshape's rule ([i, j])->([i, j]), but
+// it is neither elementwise nor a reshape (Shardy's schedule names reshapes
+// and transposes, never slices): the constraint reaches the slice's result
+// (a pass-through op, with multiple uses allowed) before the slice moves
+// "a" forward (pass-through factors of any op), as in Shardy.
+// CHECK-LABEL: func @full_slice_is_not_a_reshape(
+// CHECK-NEXT: %[[S:.*]] = tensor.extract_slice %arg0[0, 0] [8, 8] [1, 1] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"b", ?}, {?}]>]>}
+// CHECK-NEXT: sdy.sharding_constraint %[[S]] <@mesh, [{"b", ?}, {?}]>
+// CHECK-NEXT: math.tanh %[[S]] {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"b", ?}, {?}]>]>}
+func.func @full_slice_is_not_a_reshape(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {}]>})
+    -> (tensor<8x8xf32>, tensor<8x8xf32>) {
+  %0 = tensor.extract_slice %arg0[0, 0] [8, 8] [1, 1] {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>}
+         : tensor<8x8xf32> to tensor<8x8xf32>
+  %1 = sdy.sharding_constraint %0 <@mesh, [{"b", ?}, {?}]> : tensor<8x8xf32>
+  %2 = math.tanh %0 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>} : tensor<8x8xf32>
+  return %1, %2 : tensor<8x8xf32>, tensor<8x8xf32>
+}
+
+// -----
+
+sdy.mesh @mesh = <["a"=2, "b"=2]>
+
+// The last priority lets both broadcasts go forward. As in Shardy's driver
+// (every op queued in program order, an op queued again before its turn
+// keeps its place), the second broadcast gets its own sharding at its turn
+// before the concat, which the first one's change queued, is visited; the
+// concat then takes "a" from the second and "b" from the first.
+// CHECK-LABEL: func @queued_op_keeps_its_turn(
+// CHECK: linalg.broadcast {{.*}} dimensions = [0] {{.*}}<@mesh, [{?}, {"a", ?}, {"b", ?}]>
+// CHECK: linalg.broadcast {{.*}} dimensions = [2] {{.*}}<@mesh, [{"a", ?}, {"b", ?}, {?}]>
+// CHECK: tensor.concat {{.*}}<@mesh, [{"a", ?}, {?}, {"b", ?}]>
+func.func @queued_op_keeps_its_turn(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a"}, {"b"}]>})
+    -> tensor<8x16x8xf32> {
+  %e0 = tensor.empty() : tensor<8x8x8xf32>
+  %0 = linalg.broadcast {sdy.sharding_rule = #sdy.op_sharding_rule<([j, k], [i, j, k])->([i, j, k]) {i=8, j=8, k=8}>}
+         ins(%arg0 : tensor<8x8xf32>) outs(%e0 : tensor<8x8x8xf32>) dimensions = [0]
+  %e1 = tensor.empty() : tensor<8x8x8xf32>
+  %1 = linalg.broadcast {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [i, j, k])->([i, j, k]) {i=8, j=8, k=8}>}
+         ins(%arg0 : tensor<8x8xf32>) outs(%e1 : tensor<8x8x8xf32>) dimensions = [2]
+  %2 = tensor.concat dim(1) %0, %1 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k], [i, j, k])->([i, j, k]) {i=8, j=16, k=8} need_replication={j}>}
+         : (tensor<8x8x8xf32>, tensor<8x8x8xf32>) -> tensor<8x16x8xf32>
+  return %2 : tensor<8x16x8xf32>
+}

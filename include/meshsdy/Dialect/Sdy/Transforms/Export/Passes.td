@@ -89,8 +89,10 @@ def UpdateNonDivisibleInputOutputShardingsPass
     of its axes whose total size divides the dimension, ending with the
     largest sub-axis that still divides it (`{"a"}` above, or
     `{"a":(1)2}` for `"a"=4` on a dimension of 6). Dynamic dimensions are
-    left as they are. Only public functions (the program's entry points) are
-    updated: private ones are called from inside the program.
+    left as they are. As in Shardy, every function is updated, private
+    callees too, and so are the result shardings of `func.call` ops (after
+    `sdy-export-named-computations` they stand for the callee's results);
+    values inside functions keep their shardings.
   }];
 }
 

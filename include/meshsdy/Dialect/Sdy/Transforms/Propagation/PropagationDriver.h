@@ -114,7 +114,8 @@ public:
   /// Whether `op` under `rule` is elementwise: an op with the Elementwise
   /// trait, a sharding constraint, reshard or barrier, or a rule mapping
   /// every tensor the same way with one pass-through factor per dimension
-  /// (not a custom rule). Never a data-flow edge.
+  /// (not a custom rule, not a slice: see isSliceLike). Never a data-flow
+  /// edge.
   static bool isElementwise(Operation *op, OpShardingRuleAttr rule,
                             bool isDataFlowEdge);
 
@@ -130,6 +131,13 @@ private:
   struct Impl;
   std::unique_ptr<Impl> impl;
 };
+
+/// Whether `op` takes a slice or updates one (OffsetSizeAndStrideOpInterface:
+/// tensor.extract_slice, insert_slice). Such an op is never elementwise, a
+/// reshape or a transpose for the heuristics, even when it keeps every
+/// element (`tensor.extract_slice %t[0] [8] [1] : tensor<8xf32> to
+/// tensor<8xf32>` has the rule `([i])->([i])`), as Shardy's slices are not.
+bool isSliceLike(Operation *op);
 
 /// The strategies of `sdy-aggressive-propagate` (its
 /// `propagation-strategy` option).
