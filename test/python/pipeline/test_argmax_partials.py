@@ -126,3 +126,39 @@ def test_a_split_into_single_elements_gathers_the_operands() -> None:
     comparison = pipeline.partition_and_compare(ARGMAX_OF_IOTA.format(n=2, split='{"model"}'), "main", [x])
     _exact(comparison)
     assert "tensor.expand_shape" not in comparison.partitioned
+
+
+# An argmax of a whole vector into 0-d results (the reductions' results and
+# the partials' maps have no dimension but the pieces'): this aborted the
+# pass (a null affine map for the 0-d init) before it was partitioned.
+ARGMAX_TO_SCALAR = MESH + """
+#in = affine_map<(d0) -> (d0)>
+#out = affine_map<(d0) -> ()>
+func.func @main(%x: tensor<32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"model"}]>}) -> (tensor<f32>, tensor<i64>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0 : i64
+  %e0 = tensor.empty() : tensor<f32>
+  %e1 = tensor.empty() : tensor<i64>
+  %v0 = linalg.fill ins(%ninf : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %i0 = linalg.fill ins(%zero : i64) outs(%e1 : tensor<i64>) -> tensor<i64>
+  %r:2 = linalg.generic {indexing_maps = [#in, #out, #out], iterator_types = ["reduction"]}
+      ins(%x : tensor<32xf32>) outs(%v0, %i0 : tensor<f32>, tensor<i64>) {
+  ^bb0(%in: f32, %acc: f32, %accid: i64):
+    %p = linalg.index 0 : index
+    %id = arith.index_cast %p : index to i64
+    %gt = arith.cmpf ogt, %acc, %in : f32
+    %v = arith.select %gt, %acc, %in : f32
+    %i = arith.select %gt, %accid, %id : i64
+    linalg.yield %v, %i : f32, i64
+  } -> (tensor<f32>, tensor<i64>)
+  return %r#0, %r#1 : tensor<f32>, tensor<i64>
+}
+"""
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_argmax_to_a_scalar(seed: int) -> None:
+    x = _tied(np.random.default_rng(seed), (32,))
+    comparison = pipeline.partition_and_compare(ARGMAX_TO_SCALAR, "main", [x])
+    _exact(comparison)
+    assert comparison.report.collectives == {"mesh.all_gather": 2}

@@ -270,6 +270,15 @@ Value expandInput(OpBuilder &builder, Value input, int64_t dim,
   return annotate(builder, expanded, MeshSharding(split.mesh, axes));
 }
 
+/// (d0, ..., d[rank-1]) -> (d0, ..., d[rank-2]): every loop but the trailing
+/// one. Not getMajorSubMap, which returns a null map for a 0-d result.
+AffineMap leadingDims(unsigned rank, MLIRContext *ctx) {
+  SmallVector<AffineExpr> results;
+  for (unsigned d = 0; d + 1 < rank; ++d)
+    results.push_back(getAffineDimExpr(d, ctx));
+  return AffineMap::get(rank, 0, results, ctx);
+}
+
 /// `init` repeated along a new trailing dimension of size g.
 Value repeatInit(OpBuilder &builder, Value init, const SplitReduction &split,
                  const MeshSharding &sharding) {
@@ -282,7 +291,7 @@ Value repeatInit(OpBuilder &builder, Value init, const SplitReduction &split,
   unsigned rank = shape.size();
   MLIRContext *ctx = builder.getContext();
   AffineMap identity = AffineMap::getMultiDimIdentityMap(rank, ctx);
-  SmallVector<AffineMap> maps{identity.getMajorSubMap(rank - 1), identity};
+  SmallVector<AffineMap> maps{leadingDims(rank, ctx), identity};
   auto repeat = linalg::GenericOp::create(
       builder, loc, TypeRange{empty.getType()}, ValueRange{init},
       ValueRange{empty}, maps,
@@ -360,9 +369,7 @@ linalg::GenericOp buildFinal(OpBuilder &builder, linalg::GenericOp op,
   unsigned rank = cast<RankedTensorType>(partials[0].getType()).getRank();
   SmallVector<AffineMap> maps(partials.size(),
                               AffineMap::getMultiDimIdentityMap(rank, ctx));
-  maps.append(op.getNumDpsInits(),
-              AffineMap::getMultiDimIdentityMap(rank, ctx).getMajorSubMap(
-                  rank - 1));
+  maps.append(op.getNumDpsInits(), leadingDims(rank, ctx));
   SmallVector<utils::IteratorType> iterators(rank - 1,
                                              utils::IteratorType::parallel);
   iterators.push_back(utils::IteratorType::reduction);

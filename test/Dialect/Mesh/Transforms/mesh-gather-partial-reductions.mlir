@@ -160,3 +160,43 @@ func.func @left_alone(%x: tensor<4x32xf32>, %y: tensor<4x2xf32>, %v0: tensor<4xf
   } -> (tensor<4xf32>, tensor<4xf32>)
   return %sum, %m#0, %m#1, %short#0, %add#1 : tensor<4xf32>, tensor<4xf32>, tensor<4xi32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// Into 0-d results: the repeated init and the final reduction read the init
+// through a map with no results, (d0) -> ().
+// CHECK-DAG:   #[[NONE:.*]] = affine_map<(d0) -> ()>
+// CHECK-DAG:   #[[ALL:.*]] = affine_map<(d0) -> (d0)>
+// CHECK-LABEL: func.func @argmax_to_scalar
+// CHECK:         linalg.generic {indexing_maps = [#[[NONE]], #[[ALL]]], iterator_types = ["parallel"]} ins(%{{.*}} : tensor<f32>) outs(%{{.*}} : tensor<2xf32>)
+// CHECK:         linalg.generic {indexing_maps = [#[[ALL]], #[[ALL]], #[[NONE]], #[[NONE]]], iterator_types = ["reduction"]} ins(%{{.*}}, %{{.*}} : tensor<2xf32>, tensor<2xi32>) outs(%{{.*}}, %{{.*}} : tensor<f32>, tensor<i32>)
+// SPMD-LABEL:  func.func @argmax_to_scalar
+// SPMD:          mesh.all_gather %{{.*}} on @mesh mesh_axes = [0] gather_axis = 0 : tensor<1xf32> -> tensor<2xf32>
+// SPMD:          mesh.all_gather %{{.*}} on @mesh mesh_axes = [0] gather_axis = 0 : tensor<1xi32> -> tensor<2xi32>
+// SPMD:          linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<2xf32>, tensor<2xi32>) outs(%{{.*}}, %{{.*}} : tensor<f32>, tensor<i32>)
+#in = affine_map<(d0) -> (d0)>
+#out = affine_map<(d0) -> ()>
+mesh.mesh @mesh(shape = 2)
+func.func @argmax_to_scalar(%x: tensor<32xf32>, %ids: tensor<32xi32>) -> (tensor<f32>, tensor<i32>) {
+  %split = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %sx = mesh.shard %x to %split : tensor<32xf32>
+  %sids = mesh.shard %ids to %split : tensor<32xi32>
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0 : i32
+  %e0 = tensor.empty() : tensor<f32>
+  %e1 = tensor.empty() : tensor<i32>
+  %v0 = linalg.fill ins(%ninf : f32) outs(%e0 : tensor<f32>) -> tensor<f32>
+  %i0 = linalg.fill ins(%zero : i32) outs(%e1 : tensor<i32>) -> tensor<i32>
+  %r:2 = linalg.generic {indexing_maps = [#in, #in, #out, #out], iterator_types = ["reduction"]} ins(%sx, %sids : tensor<32xf32>, tensor<32xi32>) outs(%v0, %i0 : tensor<f32>, tensor<i32>) {
+  ^bb0(%in: f32, %id: i32, %acc: f32, %accid: i32):
+    %gt = arith.cmpf ogt, %acc, %in : f32
+    %eq = arith.cmpf oeq, %acc, %in : f32
+    %lt = arith.cmpi slt, %accid, %id : i32
+    %tie = arith.andi %eq, %lt : i1
+    %keep = arith.ori %gt, %tie : i1
+    %v = arith.select %gt, %acc, %in : f32
+    %i = arith.select %keep, %accid, %id : i32
+    linalg.yield %v, %i : f32, i32
+  } -> (tensor<f32>, tensor<i32>)
+  return %r#0, %r#1 : tensor<f32>, tensor<i32>
+}
