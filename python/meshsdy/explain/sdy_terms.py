@@ -13,6 +13,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from meshsdy.dialects.sdy import AxisRef, can_merge, merge
+
 #: A mesh sharding as text: `split_axes = [[0], []] partial = sum [1]`.
 _PARTIAL = re.compile(r"partial = (\w+) \[([\d, ]*)\]")
 
@@ -43,20 +45,26 @@ def mesh_axis_names(sdy_axes: Sequence[tuple[str, int]], refined: Sequence[int])
     return names
 
 
-def _merged(refs: list[str]) -> list[str]:
-    """Consecutive pieces of one axis that make it whole, written whole."""
-    out: list[str] = []
-    for ref in refs:
-        out.append(ref)
-        while len(out) >= 2:
-            a, b = out[-2], out[-1]
-            ma = re.fullmatch(r'"(.+)":\((\d+)\)(\d+)', a)
-            mb = re.fullmatch(r'"(.+)":\((\d+)\)(\d+)', b)
-            if not (ma and mb and ma.group(1) == mb.group(1)
-                    and int(ma.group(2)) * int(ma.group(3)) == int(mb.group(2))):
-                break
-            out[-2:] = [f'"{ma.group(1)}":({ma.group(2)}){int(ma.group(3)) * int(mb.group(3))}']
-    return out
+_AXIS_REF = re.compile(r'"(.+)":\((\d+)\)(\d+)|"(.+)"')
+
+
+def _axis_ref(text: str) -> AxisRef:
+    """`"x"` or `"x":(m)k` (as mesh_axis_names writes them) as an AxisRef."""
+    m = _AXIS_REF.fullmatch(text)
+    assert m, text
+    return AxisRef(m.group(4)) if m.group(4) else AxisRef(m.group(1), int(m.group(2)), int(m.group(3)))
+
+
+def _merged(refs: list[str], whole: dict[str, int]) -> list[str]:
+    """Consecutive pieces of one axis merged, by the axis algebra's
+    can_merge / merge (a piece covering its axis becomes the axis)."""
+    out: list[AxisRef] = []
+    for ref in map(_axis_ref, refs):
+        if out and out[-1].name in whole and can_merge(out[-1], ref):
+            out[-1] = merge(out[-1], ref, whole)
+        else:
+            out.append(ref)
+    return [str(ref) for ref in out]
 
 
 def _split_axes(text: str) -> str | None:
@@ -86,7 +94,7 @@ def sdy_text(mesh_text: str, names: Sequence[str], whole: dict[str, int], rank: 
         axes = [int(a) for a in re.findall(r"\d+", axes_text)]
         if any(a >= len(names) for a in axes):
             return None
-        merged = _merged([names[a] for a in axes])
+        merged = _merged([names[a] for a in axes], whole)
         result = []
         for ref in merged:
             m = re.fullmatch(r'"(.+)":\(1\)(\d+)', ref)

@@ -93,14 +93,11 @@ def _spmdize_order(sdy_program: bool, traversal: str, lower_to: str | None, debu
                    recorded: _Recorded) -> Order:
     """The stages `spmdize` runs (Shardy's first for an sdy program), with
     the recorders between them."""
-    groups = stages(traversal, lower_to, debug_sharding_origins)
-    sdy_propagation: list[ExtraPass] = []
-    bridge: list[ExtraPass] = []
-    if sdy_program:
-        sdy = sdy_spmdize_stages(traversal, lower_to, debug_sharding_origins)
-        sdy_propagation = sdy["sdy-import"] + sdy["sdy-propagation"] + sdy["sdy-export"]
-        bridge = [recorded.recorder(sdy_boundaries, recorded.sdy_boundaries), *sdy["sdy-to-mesh"]]
-    return [
+    groups = (sdy_spmdize_stages if sdy_program else stages)(traversal, lower_to, debug_sharding_origins)
+    sdy_propagation = groups.get("sdy-import", []) + groups.get("sdy-propagation", []) + groups.get("sdy-export", [])
+    bridge = ([recorded.recorder(sdy_boundaries, recorded.sdy_boundaries), *groups["sdy-to-mesh"]]
+              if sdy_program else [])
+    order: Order = [
         ("record-peak-before", [recorded.recorder(peak_bytes_by_function, recorded.peak_before)]),
         ("before-propagation", []),
         ("prepare", groups["prepare"]),
@@ -115,6 +112,12 @@ def _spmdize_order(sdy_program: bool, traversal: str, lower_to: str | None, debu
         ("lowering", groups["lowering"]),
         ("after-lowering", []),
     ]
+    # A stage C++ adds must get a place here, not be dropped silently.
+    placed = {"sdy-import", "sdy-propagation", "sdy-export"} | {name for name, _ in order}
+    unplaced = sorted(set(groups) - placed)
+    if unplaced:
+        raise RuntimeError(f"meshsdy.pipeline: the C++ pipeline has stages spmdize does not place: {unplaced}")
+    return order
 
 
 def _report(module: ir.Module, recorded: _Recorded, remarks: Sequence[tuple[str, str]], pipeline: str) -> SpmdReport:
