@@ -23,7 +23,7 @@
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
-#include "meshsdy/Dialect/Mesh/Transforms/RingCost.h"
+#include "meshsdy/Dialect/Mesh/Transforms/CostModel.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -86,6 +86,14 @@ std::optional<Combiner> selectingCombiner(linalg::GenericOp op) {
                         : Value();
     if (!element || element.getType() != acc.getType())
       return std::nullopt;
+    // Each output picks from a value of its own: the final reduction binds
+    // each element to its output's partial, so an element shared by two
+    // outputs, or that is another output's accumulator or pick, would read
+    // the wrong partial.
+    if (llvm::is_contained(combiner.elements, element) ||
+        llvm::is_contained(op.getRegionOutputArgs(), element) ||
+        llvm::is_contained(yield.getValues(), element))
+      return std::nullopt;
     combiner.elements.push_back(element);
   }
   // Walk back from the yields, stopping at the elements and accumulators.
@@ -138,8 +146,12 @@ std::optional<SplitReduction> splitReduction(linalg::GenericOp op,
     return std::nullopt;
   SplitReduction split{reductions.front(), 0, 0, {}, {}, {}};
   AffineExpr loopExpr = getAffineDimExpr(split.loop, op.getContext());
+  // The final reduction reads every partial through one map: the outputs
+  // must be indexed alike (not transposed or of other ranks).
+  AffineMap initMap = op.getMatchingIndexingMap(op.getDpsInitOperand(0));
   for (OpOperand &init : op.getDpsInitsMutable())
-    if (op.getMatchingIndexingMap(&init).isFunctionOfDim(split.loop))
+    if (op.getMatchingIndexingMap(&init) != initMap ||
+        initMap.isFunctionOfDim(split.loop))
       return std::nullopt;
   for (OpOperand *input : op.getDpsInputOperands()) {
     AffineMap map = op.getMatchingIndexingMap(input);
@@ -314,8 +326,9 @@ linalg::GenericOp buildPartials(OpBuilder &builder, linalg::GenericOp op,
   AffineExpr r = getAffineDimExpr(split.loop, ctx);
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
+  SmallVector<AffineMap> opMaps = op.getIndexingMapsArray();
   for (auto [input, dim] : llvm::zip(op.getDpsInputs(), split.inputDims)) {
-    AffineMap map = op.getIndexingMapsArray()[maps.size()];
+    AffineMap map = opMaps[maps.size()];
     SmallVector<AffineExpr> results(map.getResults());
     if (dim >= 0) {
       input = expandInput(builder, input, dim, split);

@@ -200,3 +200,39 @@ func.func @argmax_to_scalar(%x: tensor<32xf32>, %ids: tensor<32xi32>) -> (tensor
   } -> (tensor<f32>, tensor<i32>)
   return %r#0, %r#1 : tensor<f32>, tensor<i32>
 }
+
+// -----
+
+// Left alone: two outputs picking from one element (max and min of the same
+// value; the final reduction could bind an element to one partial only),
+// and two outputs indexed differently (transposed; the final reduction reads
+// every partial through one map).
+// CHECK-LABEL: func.func @left_alone_outputs
+// CHECK-NOT:     tensor.expand_shape
+// CHECK-COUNT-2: linalg.generic
+// CHECK-NOT:     linalg.generic
+// CHECK:         return
+#in = affine_map<(d0, d1) -> (d0, d1)>
+#out = affine_map<(d0, d1) -> (d0)>
+#in3 = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
+#rows = affine_map<(d0, d1, d2) -> (d0, d2)>
+#cols = affine_map<(d0, d1, d2) -> (d2, d0)>
+mesh.mesh @mesh(shape = 2x2)
+func.func @left_alone_outputs(%x: tensor<4x32xf32>, %z: tensor<4x32x4xf32>, %v0: tensor<4xf32>, %w0: tensor<4x4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
+  %cols = mesh.sharding @mesh split_axes = [[], [1]] : !mesh.sharding
+  %sx = mesh.shard %x to %cols : tensor<4x32xf32>
+  %sz = mesh.shard %z to %cols : tensor<4x32x4xf32>
+  %mm:2 = linalg.generic {indexing_maps = [#in, #out, #out], iterator_types = ["parallel", "reduction"]} ins(%sx : tensor<4x32xf32>) outs(%v0, %v0 : tensor<4xf32>, tensor<4xf32>) {
+  ^bb0(%in: f32, %a: f32, %b: f32):
+    %mx = arith.maxnumf %a, %in : f32
+    %mn = arith.minnumf %b, %in : f32
+    linalg.yield %mx, %mn : f32, f32
+  } -> (tensor<4xf32>, tensor<4xf32>)
+  %t:2 = linalg.generic {indexing_maps = [#in3, #in3, #rows, #cols], iterator_types = ["parallel", "reduction", "parallel"]} ins(%sz, %sz : tensor<4x32x4xf32>, tensor<4x32x4xf32>) outs(%w0, %w0 : tensor<4x4xf32>, tensor<4x4xf32>) {
+  ^bb0(%in: f32, %in2: f32, %a: f32, %b: f32):
+    %mx = arith.maxnumf %a, %in : f32
+    %mn = arith.minnumf %b, %in2 : f32
+    linalg.yield %mx, %mn : f32, f32
+  } -> (tensor<4x4xf32>, tensor<4x4xf32>)
+  return %mm#0, %mm#1, %t#0, %t#1 : tensor<4xf32>, tensor<4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+}
