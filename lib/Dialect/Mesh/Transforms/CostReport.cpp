@@ -10,7 +10,6 @@
 #include "meshsdy/Dialect/Mesh/Transforms/CostModel.h"
 #include "meshsdy/Dialect/Mesh/IR/MeshOps.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
-#include "meshsdy/Dialect/Mesh/Transforms/RingCost.h"
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/SymbolTable.h"

@@ -1,7 +1,7 @@
 //===- ReshardCost.cpp - bytes a reshard sends per device -----------------===//
 
 #include "meshsdy/Dialect/Sdy/Transforms/Export/ReshardCost.h"
-#include "meshsdy/Dialect/Mesh/Transforms/RingCost.h"
+#include "meshsdy/Dialect/Mesh/Transforms/CostModel.h"
 #include "meshsdy/Dialect/Sdy/IR/AxisRefs.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Propagation/ShardingProjection.h"
 

@@ -2,7 +2,7 @@
 //
 // The price of a reshard, for passes that choose between layouts: the
 // collectives it becomes, priced by the ring model of mesh-cost-report
-// (meshsdy/Dialect/Mesh/Transforms/RingCost.h).
+// (meshsdy/Dialect/Mesh/Transforms/CostModel.h).
 //
 //===----------------------------------------------------------------------===//
 
