@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from mlir import ir
 
+from ._ir import ops_named
+
 __all__ = ["ASSERT_FAILED", "route_asserts"]
 
 #: The function a failed assertion calls (with C wrappers:
@@ -31,14 +33,7 @@ ASSERT_FAILED = "meshsdy_assert_failed"
 def route_asserts(module: ir.Module) -> list[str]:
     """Rewrites every `cf.assert` of `module` in place (see the module
     docstring); returns each one's message and location, by number."""
-    found: list[ir.Operation] = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name == "cf.assert":
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
+    found = ops_named(module, "cf.assert")
     if not found:
         return []
     with module.context, ir.Location.unknown():

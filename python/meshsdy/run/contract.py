@@ -25,6 +25,8 @@ from __future__ import annotations
 
 from mlir import ir
 
+from ._ir import ops_named
+
 __all__ = ["CONTRACT_FUNCTIONS", "contractions_to_calls", "protect_contractions"]
 
 #: The runtime's functions, by element type.
@@ -32,18 +34,6 @@ CONTRACT_FUNCTIONS = {"f32": "meshsdy_contract_f32", "f64": "meshsdy_contract_f6
 
 #: At most this many loops (4 bits per loop in an i64).
 MAX_LOOPS = 16
-
-
-def _walk(module: ir.Module, name: str) -> list[ir.Operation]:
-    found: list[ir.Operation] = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name == name:
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    return found
 
 
 def _element_type(value: ir.Value) -> str:
@@ -109,7 +99,7 @@ def protect_contractions(module: ir.Module) -> int:
     from mlir.dialects import linalg
 
     count = 0
-    for op in _walk(module, "linalg.generic"):
+    for op in ops_named(module, "linalg.generic"):
         if not _is_blas_contraction(op) or not isinstance(op.operands[2].type, ir.RankedTensorType):
             continue
         maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
@@ -157,7 +147,7 @@ def contractions_to_calls(module: ir.Module) -> int:
     the runtime (see the module docstring); returns how many."""
     count = 0
     with module.context, ir.Location.unknown():
-        for op in _walk(module, "linalg.contract"):
+        for op in ops_named(module, "linalg.contract"):
             operands = list(op.operands)
             if len(operands) != 3 or list(op.results) or not all(isinstance(v.type, ir.MemRefType)
                                                                  for v in operands):

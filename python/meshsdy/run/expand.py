@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from mlir import ir
 
+from ._ir import ops_named
+
 __all__ = ["expand_isinf"]
 
 #: `arith.cmpf` predicate `oeq` (arith::CmpFPredicate::OEQ).
@@ -41,13 +43,6 @@ def _expand(op: ir.Operation) -> None:
 def expand_isinf(module: ir.Module) -> None:
     """Rewrites every `math.isinf` of `module` in place (see the module
     docstring)."""
-    found: list[ir.Operation] = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name == "math.isinf":
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
+    found = ops_named(module, "math.isinf")
     for op in found:
         _expand(op)

@@ -23,6 +23,7 @@ from . import codegen
 from .launch import RunError
 from .native import blas_library
 from .scalars import check_runnable_types, wrap_scalars
+from ._ir import ops_named, ops_where
 
 __all__ = ["Prepared", "lower_to_llvm", "prepare", "prepare_unpartitioned"]
 
@@ -143,19 +144,14 @@ def prepare_unpartitioned(source: str, func: str, inputs: Sequence[np.ndarray]) 
         from .. import sim
         from ..sim.ops_mesh import MANUAL_BOUNDARY
 
-        manual: list[ir.Operation] = []
-        module.operation.walk(lambda op: (manual.append(op) if MANUAL_BOUNDARY in op.attributes else None,
-                                          ir.WalkResult.ADVANCE)[1])
+        manual = ops_where(module, lambda op: MANUAL_BOUNDARY in op.attributes)
         if manual:
             try:
                 return [np.asarray(r) for r in sim.simulate(module, func, list(inputs))]  # type: ignore[return-value]
             except sim.SimulationError as e:
                 raise RunError(f"simulating the global program: {e}") from None
         func_op = _function(module, func)
-        shards: list[ir.Operation] = []
-        module.operation.walk(lambda op: (shards.append(op) if op.name == "mesh.shard" else None,
-                                          ir.WalkResult.ADVANCE)[1])
-        for shard in shards:
+        for shard in ops_named(module, "mesh.shard"):
             shard.results[0].replace_all_uses_with(shard.operands[0])
             shard.erase()
         leftover: list[str] = []
@@ -170,10 +166,7 @@ def prepare_unpartitioned(source: str, func: str, inputs: Sequence[np.ndarray]) 
         module.operation.walk(drop)
         if any(leftover):
             raise RunError(f"the global program has device-dependent ops ({sorted(set(filter(None, leftover)))})")
-        shardings: list[ir.Operation] = []
-        module.operation.walk(lambda op: (shardings.append(op) if op.name == "mesh.sharding" else None,
-                                          ir.WalkResult.ADVANCE)[1])
-        for sharding in shardings:
+        for sharding in ops_named(module, "mesh.sharding"):
             sharding.erase()
         ftype = ir.FunctionType(ir.TypeAttr(func_op.attributes["function_type"]).value)
         arg_types = _runnable_types(ftype.inputs, "an argument")
