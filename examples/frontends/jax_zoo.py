@@ -25,6 +25,7 @@ import jax_cond
 import jax_cumsum
 import jax_embedding
 import jax_fori_loop
+import jax_gpt2
 import jax_mlp
 import jax_shard_map
 import jax_shard_map_partial
@@ -33,7 +34,7 @@ import jax_transformer
 #: Every model of the zoo, by name.
 MODELS = {m.model().name: m.model for m in (
     jax_mlp, jax_attention, jax_transformer, jax_embedding, jax_fori_loop, jax_cond, jax_cumsum, jax_shard_map,
-    jax_shard_map_partial)}
+    jax_shard_map_partial, jax_gpt2)}
 
 
 def main() -> int:

@@ -41,6 +41,10 @@ EXPECTED_COLLECTIVES = {
                   "mesh.shift": 1},
     # The psum over 'data' keeps the piece split over 'model'.
     "shard_map_partial": {"mesh.all_gather": 1, "mesh.all_reduce": 1},
+    # The Megatron all_reduces; the fused q/k/v split contiguously over
+    # 'model' moves its pieces to the heads' split by all_to_all (XLA:
+    # two collective-permutes per layer, more bytes).
+    "gpt2_fused_qkv": {"mesh.all_reduce": 4, "mesh.all_to_all": 8},
 }
 
 #: Models whose collectives are XLA's, kind for kind.

@@ -37,7 +37,10 @@ FILES = {
         2: "skip: Shardy aborts on a value in two groups, we merge them",
     }),
     "aggressive-propagate.mlir": ("sdy-aggressive-propagate", "sdy-aggressive-propagate", {}),
-    "user-priority-propagate.mlir": ("sdy-user-priority-propagate", "sdy-user-priority-propagate", {}),
+    "user-priority-propagate.mlir": ("sdy-user-priority-propagate", "sdy-user-priority-propagate", {
+        4: "Shardy drops the axes a manual computation's block argument keeps replicated until a later "
+           "priority and puts them on a second dimension (invalid); we keep them replicated (docs/sdy.md)",
+    }),
     "op-priority-propagate.mlir": ("sdy-op-priority-propagate", "sdy-op-priority-propagate", {
         1: "Shardy knows transposes by op name; in jaxlib linalg.transpose is an unregistered op",
         2: "Shardy knows broadcasts by op name; in jaxlib linalg.broadcast is an unregistered op",

@@ -115,7 +115,7 @@ void mlir::sdy::sinkDataFlowEdges(ShardableDataFlowOpInterface op,
         manual && isArg && !filled.empty())
       for (auto [i, sharding] : llvm::enumerate(filled))
         sharding = addManualAxes(manual.getInShardings().getSharding(i),
-                                 sharding, manual.getManualAxes());
+                                 sharding, manual);
     if (!filled.empty()) {
       if (isArg)
         op.setBlockArgumentEdgeOwnerShardings(filled);

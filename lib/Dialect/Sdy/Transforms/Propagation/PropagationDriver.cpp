@@ -456,22 +456,23 @@ void Propagator::Impl::visitEdge(ShardableDataFlowOpInterface op,
   // axes of the op's global side: added to a block argument (local), removed
   // from a result (global).
   SiteTensor target{owner, shardingOf(owner), nullptr};
-  ManualAxesAttr manualAxes;
+  auto manual = dyn_cast<ManualComputationOp>(op.getOperation());
   TensorShardingAttr outer;
   auto storeLocal = [&](TensorShardingAttr sharding) {
-    return setValueSharding(owner, eraseManualAxes(sharding, manualAxes));
+    return setValueSharding(
+        owner, eraseManualAxes(sharding, manual.getManualAxes()));
   };
   auto storeGlobal = [&](TensorShardingAttr sharding) {
-    return setValueSharding(owner, addManualAxes(outer, sharding, manualAxes));
+    return setValueSharding(owner, addManualAxes(outer, sharding, manual));
   };
-  if (auto manual = dyn_cast<ManualComputationOp>(op.getOperation())) {
-    manualAxes = manual.getManualAxes();
+  if (manual) {
     outer = manual.getEdgeOwnerSharding(owner);
     if (isa<BlockArgument>(owner)) {
-      target.sharding = addManualAxes(outer, target.sharding, manualAxes);
+      target.sharding = addManualAxes(outer, target.sharding, manual);
       target.store = storeLocal;
     } else {
-      target.sharding = eraseManualAxes(target.sharding, manualAxes);
+      target.sharding =
+          eraseManualAxes(target.sharding, manual.getManualAxes());
       target.store = storeGlobal;
     }
   }

@@ -2,6 +2,7 @@
 
 #include "meshsdy/Dialect/Sdy/Transforms/Propagation/ShardableValues.h"
 
+#include "meshsdy/Dialect/Sdy/IR/AxisRefs.h"
 #include "meshsdy/Dialect/Sdy/IR/ValueShardings.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -56,26 +57,44 @@ TensorShardingAttr mlir::sdy::getValueSharding(Value value) {
 
 TensorShardingAttr mlir::sdy::addManualAxes(TensorShardingAttr outer,
                                             TensorShardingAttr local,
-                                            ManualAxesAttr manualAxes) {
+                                            ManualComputationOp manual) {
   if (!outer)
     return local;
   if (!local || local.getRank() != outer.getRank())
     return outer;
+  ManualAxesAttr manualAxes = manual.getManualAxes();
+  auto isManual = [&](AxisRefAttr axis) {
+    return manualAxes && manualAxes.contains(axis.getName());
+  };
   MLIRContext *ctx = outer.getContext();
   SmallVector<DimensionShardingAttr> dims;
   for (auto [outerDim, localDim] :
        llvm::zip(outer.getDimShardings(), local.getDimShardings())) {
     SmallVector<AxisRefAttr> axes;
-    for (AxisRefAttr axis : outerDim.getAxes())
-      if (manualAxes && manualAxes.contains(axis.getName()))
-        axes.push_back(axis);
+    llvm::copy_if(outerDim.getAxes(), std::back_inserter(axes), isManual);
     llvm::append_range(axes, localDim.getAxes());
     dims.push_back(DimensionShardingAttr::get(ctx, axes, localDim.getIsClosed(),
                                               localDim.getPriority()));
   }
-  return TensorShardingAttr::get(ctx, outer.getMeshOrRef(), dims,
-                                 outer.getReplicatedAxes(),
-                                 outer.getUnreducedAxes());
+  // The free axes `local` keeps replicated or unreduced stay so: dropping
+  // them would let propagation put an axis the user replicated on a
+  // dimension.
+  MeshAttr mesh = outer.getMesh(manual);
+  auto merged = [&](ArrayRef<AxisRefAttr> outerAxes,
+                    ArrayRef<AxisRefAttr> localAxes) {
+    SmallVector<AxisRefAttr> axes;
+    llvm::copy_if(outerAxes, std::back_inserter(axes), isManual);
+    for (AxisRefAttr axis : localAxes)
+      if (!llvm::is_contained(axes, axis))
+        axes.push_back(axis);
+    if (mesh)
+      llvm::sort(axes, getMeshComparator(mesh));
+    return axes;
+  };
+  return TensorShardingAttr::get(
+      ctx, outer.getMeshOrRef(), dims,
+      merged(outer.getReplicatedAxes(), local.getReplicatedAxes()),
+      merged(outer.getUnreducedAxes(), local.getUnreducedAxes()));
 }
 
 /// A fully open sharding of `type` on `meshOrRef` (rank 0 if not shaped).
@@ -118,7 +137,7 @@ bool mlir::sdy::setValueSharding(Value value, TensorShardingAttr sharding) {
       return false;
     if (auto manual = dyn_cast<ManualComputationOp>(parent))
       sharding = addManualAxes(manual.getEdgeOwnerSharding(arg), sharding,
-                               manual.getManualAxes());
+                               manual);
     SmallVector<Type> types;
     for (BlockArgument owner : owners)
       types.push_back(owner.getType());

@@ -75,3 +75,26 @@ func.func @explicit_p0(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mes
   %0 = arith.addf %arg0, %arg1 {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j], [i, j])->([i, j]) {i=8, j=8}>} : tensor<8x8xf32>
   return %0 : tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["y"=4, "z"=2]>
+
+// A manual computation's block argument whose dimension 0 waits for p2:
+// its axis stays replicated while p1 propagates into dimension 1, so the
+// operand's "y":(2)2 on dimension 1 does not come in (it would overlap the
+// user's dimension 0 once p2 is released). Shardy's own pass (jaxlib 0.10.2)
+// writes the overlapping, invalid sharding here.
+// CHECK-LABEL: func @manual_block_argument_keeps_waiting_axes_replicated(
+// CHECK:         sdy.manual_computation(%{{.*}}) in_shardings=[<@mesh, [{"y":(2)2}p2, {?}p1]>]
+// CHECK-NEXT:      sdy.data_flow_edge %{{.*}} sharding=<@mesh, [{"y":(2)2}, {?}]>
+func.func @manual_block_argument_keeps_waiting_axes_replicated(
+    %arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{}, {"y":(2)2}]>}) -> tensor<16x8xf32> {
+  %0 = math.tanh %arg0 : tensor<8x8xf32>
+  %1 = sdy.manual_computation(%0) in_shardings=[<@mesh, [{"y":(2)2}p2, {?}p1]>] out_shardings=[<@mesh, [{"z"}, {}]>] manual_axes={"z"} (%b: tensor<8x8xf32>) {
+    %2 = sdy.data_flow_edge %b sharding=<@mesh, [{"y":(2)2}p2, {?}p1]> : tensor<8x8xf32>
+    sdy.return %2 : tensor<8x8xf32>
+  } : (tensor<8x8xf32>) -> tensor<16x8xf32>
+  %3 = sdy.data_flow_edge %1 sharding=<@mesh, [{"z"}, {}]> : tensor<16x8xf32>
+  return %3 : tensor<16x8xf32>
+}

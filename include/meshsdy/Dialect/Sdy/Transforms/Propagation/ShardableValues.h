@@ -43,12 +43,12 @@ TensorShardingAttr getValueSharding(Value value);
 /// Sets the sharding of `value`; returns false if it is unshardable.
 bool setValueSharding(Value value, TensorShardingAttr sharding);
 
-/// `local` (a sharding without manual axes) with the manual axes of each
-/// dimension of `outer` put back in front, and the replicated and unreduced
-/// axes of `outer`.
+/// `local` (a sharding without the manual axes of `manual`) with the manual
+/// axes of each dimension of `outer` put back in front, and the manual
+/// replicated and unreduced axes of `outer` added to those of `local`.
 TensorShardingAttr addManualAxes(TensorShardingAttr outer,
                                  TensorShardingAttr local,
-                                 ManualAxesAttr manualAxes);
+                                 ManualComputationOp manual);
 
 } // namespace mlir::sdy
 
