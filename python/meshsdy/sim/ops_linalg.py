@@ -249,6 +249,8 @@ class Structured:
                 # An empty piece (more devices than rows) reduces to its init:
                 # numpy's max/min have no identity to start from.
                 acc = np.broadcast_to(init, keep)
+            elif _is_16_bit_float(dt):
+                acc = _reduce_in_loop_order(f, init, xs, self.red_axes, dt)
             else:
                 acc = f(init, f.reduce(xs, axis=self.red_axes, keepdims=True, **kw))
             results.append(m.scatter(o, np.asarray(acc).astype(dt, copy=False), idx_keep, self.n, keep))
@@ -269,6 +271,23 @@ class Structured:
             ys = run_body(self.body, args + accs, caps, BodyEnv(it_idx, dev))
             accs = [np.broadcast_to(np.asarray(y).astype(dt, copy=False), keep) for y, dt in zip(ys, self.out_dtypes)]
         return [m.scatter(o, acc, idx_keep, n, keep) for m, o, acc in zip(self.maps[self.n_in :], outs, accs)]
+
+
+def _is_16_bit_float(dt: np.dtype) -> bool:
+    return is_float(dt) and dt.itemsize == 2
+
+
+def _reduce_in_loop_order(f: np.ufunc, init: Any, xs: np.ndarray, axes: tuple[int, ...], dt: np.dtype) -> np.ndarray:
+    """`f` over `axes` of `xs` starting from `init`, one element at a time in
+    the native loops' order, rounding to `dt` after each step: numpy reduces
+    16-bit floats pairwise (or wider), which a native run does not."""
+    acc = np.asarray(init).astype(dt, copy=False)
+    for point in itertools.product(*(range(xs.shape[i]) for i in axes)):
+        index = [slice(None)] * xs.ndim
+        for i, v in zip(axes, point):
+            index[i] = slice(v, v + 1)
+        acc = f(acc, xs[tuple(index)]).astype(dt, copy=False)
+    return acc
 
 
 def _segments(op: ir.OpView) -> tuple[int, int]:
@@ -396,6 +415,11 @@ def _contraction(op: ir.OpView, cc: Compiler) -> Kernel:
         out_dims = {ir.AffineDimExpr(e).position for e in given[-1].results if isinstance(e, ir.AffineDimExpr)}
         return _structured(op, cc, given, [d not in out_dims for d in range(n)])
     dt = _out_dtypes(op)[0]
+    if _is_16_bit_float(dt) and name not in ("linalg.matmul", "linalg.batch_matmul"):
+        # 16-bit floats (numpy's einsum takes no bf16): the op's body, step
+        # by step, rounding as the native loops do.
+        n, dims, red = _CONTRACTIONS[name]
+        return _structured(op, cc, [_dims_map(n, d) for d in dims], red)
     # Default maps: a plain (batched) matrix product, with the body's casts to
     # the output type first, as the op's generated body does.
     if name in ("linalg.matmul", "linalg.batch_matmul"):
@@ -404,7 +428,7 @@ def _contraction(op: ir.OpView, cc: Compiler) -> Kernel:
         spec = {"linalg.matvec": "mn,n->m", "linalg.vecmat": "m,mn->n", "linalg.dot": "n,n->", "linalg.batch_matvec": "bmn,bn->bm"}[name]
         f = lambda x, y: np.einsum(spec, x, y)  # noqa: E731
 
-    if name in ("linalg.matmul", "linalg.batch_matmul") and is_float(dt) and dt.itemsize == 2:
+    if name in ("linalg.matmul", "linalg.batch_matmul") and _is_16_bit_float(dt):
         # 16-bit floats: round every product and every addition, in the
         # order of the native loops (numpy's matmul would accumulate in f32).
         def run(a: list[Any], dev: Any) -> list[Any]:

@@ -219,6 +219,44 @@ def test_16_bit_floats_round_every_step(type_: str, dtype: np.dtype) -> None:
     assert 0 < np.max(np.abs(out.astype(np.float64) - exact)) < 0.25
 
 
+#: The other named contractions: (name, lhs shape, rhs shape, out shape,
+#: einsum of one step k of the reduction).
+_CONTRACTIONS_16 = [
+    ("matvec", (4, 16), (16,), (4,), lambda a, b, k: a[:, k] * b[k]),
+    ("vecmat", (16,), (16, 3), (3,), lambda a, b, k: a[k] * b[k, :]),
+    ("dot", (16,), (16,), (), lambda a, b, k: a[k] * b[k]),
+    ("batch_matvec", (2, 4, 16), (2, 16), (2, 4), lambda a, b, k: a[:, :, k] * b[:, k:k + 1]),
+]
+
+
+@pytest.mark.parametrize(("name", "lhs", "rhs", "out", "step"), _CONTRACTIONS_16, ids=[c[0] for c in _CONTRACTIONS_16])
+@pytest.mark.parametrize(("type_", "dtype"), [("bf16", BF16), ("f16", np.dtype(np.float16))])
+def test_16_bit_contractions_other_than_matmul(name: str, lhs: tuple, rhs: tuple, out: tuple, step,  # noqa: ANN001
+                                                type_: str, dtype: np.dtype) -> None:
+    """matvec, vecmat, dot and batch_matvec in bf16 / f16 (numpy's einsum
+    takes no bf16) round each step to the type, as matmul does."""
+    def ty(shape: tuple) -> str:
+        return f"tensor<{'x'.join(map(str, shape))}{'x' if shape else ''}{type_}>"
+
+    src = f"""
+    func.func @f(%a: {ty(lhs)}, %b: {ty(rhs)}) -> {ty(out)} {{
+      %z = arith.constant 0.0 : {type_}
+      %e = tensor.empty() : {ty(out)}
+      %f = linalg.fill ins(%z : {type_}) outs(%e : {ty(out)}) -> {ty(out)}
+      %m = linalg.{name} ins(%a, %b : {ty(lhs)}, {ty(rhs)}) outs(%f : {ty(out)}) -> {ty(out)}
+      return %m : {ty(out)}
+    }}
+    """
+    rng = np.random.default_rng(1)
+    a, b = rng.standard_normal(lhs).astype(dtype), rng.standard_normal(rhs).astype(dtype)
+    (result,) = simulate(src, "f", [a, b])
+    assert result.dtype == dtype and result.shape == out
+    acc = np.zeros(out, dtype)
+    for k in range(16):
+        acc = (acc + step(a, b, k).astype(dtype)).astype(dtype)
+    np.testing.assert_array_equal(result, acc)
+
+
 def test_the_tolerance_of_16_bit_floats_comes_from_their_epsilon() -> None:
     assert tolerance_for(BF16, [64]) == pytest.approx(4 * 2 ** -7 * 64)
     assert tolerance_for(np.float16, [64]) == pytest.approx(4 * 2 ** -10 * 64)
