@@ -182,3 +182,19 @@ bool mlir::sdy::anyOverlap(ArrayRef<AxisRefAttr> axes,
                         [&](AxisRefAttr other) { return overlaps(axis, other); });
   });
 }
+
+void mlir::sdy::appendOrMerge(SmallVectorImpl<AxisRefAttr> &axes,
+                              AxisRefAttr axis, MeshAttr mesh) {
+  if (!axes.empty() && canMerge(axes.back(), axis))
+    axes.back() = merge(axes.back(), axis, mesh);
+  else
+    axes.push_back(axis);
+}
+
+SmallVector<AxisRefAttr, 4> mlir::sdy::mergedAxes(ArrayRef<AxisRefAttr> axes,
+                                                  MeshAttr mesh) {
+  SmallVector<AxisRefAttr, 4> result;
+  for (AxisRefAttr axis : axes)
+    appendOrMerge(result, axis, mesh);
+  return result;
+}

@@ -66,6 +66,16 @@ bool canMerge(AxisRefAttr a, AxisRefAttr b);
 /// `"a":(1)4`, merge("a":(1)2, "a":(2)4) is `"a"`.
 AxisRefAttr merge(AxisRefAttr a, AxisRefAttr b, MeshAttr mesh);
 
+/// Appends `axis` to `axes`, merging it into the last axis when the two are
+/// consecutive sub-axes ({"a":(1)2} + "a":(2)2 -> {"a":(1)4} or {"a"}).
+void appendOrMerge(SmallVectorImpl<AxisRefAttr> &axes, AxisRefAttr axis,
+                   MeshAttr mesh);
+
+/// `axes` with consecutive sub-axes of one axis merged, as shardings and
+/// collectives write them ({"y":(1)2, "y":(2)2} is {"y"}).
+SmallVector<AxisRefAttr, 4> mergedAxes(ArrayRef<AxisRefAttr> axes,
+                                       MeshAttr mesh);
+
 /// The longest ref that is a prefix of both `a` and `b`, or null. With
 /// `"a"=8`: ("a":(1)2, "a") -> "a":(1)2 ; ("a":(2)4, "a":(2)2) -> "a":(2)2 ;
 /// ("a":(1)2, "a":(2)2) -> null ; ("a", "a") -> "a".

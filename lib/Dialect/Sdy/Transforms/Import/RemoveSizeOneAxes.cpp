@@ -1,5 +1,6 @@
 //===- RemoveSizeOneAxes.cpp - axes of size one shard nothing -------------===//
 
+#include "meshsdy/Dialect/Sdy/IR/AxisRefs.h"
 #include "meshsdy/Dialect/Sdy/IR/SdyOps.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Common/ModuleShardings.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Import/Passes.h"
@@ -15,14 +16,31 @@ using namespace mlir::sdy;
 
 namespace {
 
-/// `axes` without those of size one in `mesh`.
+/// `axes` without those of size one in `mesh`; the sub-axes a removed axis
+/// separated are merged ({"y":(1)2, "x", "y":(2)2} is {"y"}), as the
+/// verifier wants them.
 SmallVector<AxisRefAttr> withoutSizeOne(ArrayRef<AxisRefAttr> axes,
                                         MeshAttr mesh) {
   SmallVector<AxisRefAttr> kept;
   for (AxisRefAttr axis : axes)
     if (axis.getSize(mesh) != 1)
-      kept.push_back(axis);
+      appendOrMerge(kept, axis, mesh);
   return kept;
+}
+
+/// `sharding` without the axes of size one in `mesh`.
+TensorShardingAttr withoutSizeOne(TensorShardingAttr sharding, MeshAttr mesh) {
+  TensorShardingAttr filtered = filterAxes(
+      sharding, [&](AxisRefAttr axis) { return axis.getSize(mesh) != 1; });
+  SmallVector<DimensionShardingAttr> dims;
+  for (DimensionShardingAttr dim : filtered.getDimShardings())
+    dims.push_back(DimensionShardingAttr::get(
+        dim.getContext(), withoutSizeOne(dim.getAxes(), mesh),
+        dim.getIsClosed(), dim.getPriority()));
+  return TensorShardingAttr::get(
+      sharding.getContext(), sharding.getMeshOrRef(), dims,
+      withoutSizeOne(filtered.getReplicatedAxes(), mesh),
+      withoutSizeOne(filtered.getUnreducedAxes(), mesh));
 }
 
 ListOfAxisRefListsAttr withoutSizeOne(ListOfAxisRefListsAttr lists,
@@ -136,9 +154,7 @@ struct RemoveSizeOneAxesPass
       MeshAttr mesh = meshes.lookup(sharding);
       if (!mesh)
         return sharding;
-      return filterAxes(sharding, [&](AxisRefAttr axis) {
-        return axis.getSize(mesh) != 1;
-      });
+      return withoutSizeOne(sharding, mesh);
     });
     if (!changed)
       markAllAnalysesPreserved();

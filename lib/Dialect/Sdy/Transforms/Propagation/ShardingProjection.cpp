@@ -26,21 +26,6 @@ AxisRefAttr mlir::sdy::makeAxisRef(MLIRContext *ctx, StringRef name,
   return AxisRefAttr::get(ctx, name, SubAxisInfoAttr::get(ctx, preSize, size));
 }
 
-void mlir::sdy::appendOrMerge(AxisList &axes, AxisRefAttr axis,
-                              MeshAttr mesh) {
-  if (!axes.empty() && canMerge(axes.back(), axis))
-    axes.back() = merge(axes.back(), axis, mesh);
-  else
-    axes.push_back(axis);
-}
-
-AxisList mlir::sdy::mergedAxes(ArrayRef<AxisRefAttr> axes, MeshAttr mesh) {
-  AxisList result;
-  for (AxisRefAttr axis : axes)
-    appendOrMerge(result, axis, mesh);
-  return result;
-}
-
 /// Whether two refs of one axis can shard one tensor together: with `"a"=6`,
 /// `"a":(1)2` and `"a":(3)2` don't overlap but can't both exist (2 * 2
 /// doesn't divide 6).

@@ -62,3 +62,22 @@ func.func @all_to_all_axes(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<
   %1 = sdy.all_to_all [{"x", "y"}: 1->0] %arg1 out_sharding=<@mesh_x_1_y_2, [{"x", "y"}, {}]> : tensor<8x8xf32>
   return %0, %1 : tensor<8x8xf32>, tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=1, "y"=4]>
+
+// Sub-axes a size-one axis separated are merged once it is gone (adjacent
+// mergeable refs are invalid): in shardings and in a collective's own
+// axes.
+// CHECK-LABEL: func @merges_the_sub_axes_left_adjacent(
+// CHECK-SAME:    %arg0: tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y":(1)2}]>}
+// CHECK-NEXT:    sdy.all_slice [{"y":(2)2}] %arg0 out_sharding=<@mesh, [{"y"}]>
+// CHECK-NEXT:    sdy.all_gather [{"y"}] %{{.*}} out_sharding=<@mesh, [{}]>
+func.func @merges_the_sub_axes_left_adjacent(
+    %arg0: tensor<12xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y":(1)2, "x"}]>})
+    -> tensor<12xf32> {
+  %0 = sdy.all_slice [{"y":(2)2}] %arg0 out_sharding=<@mesh, [{"y":(1)2, "x", "y":(2)2}]> : tensor<12xf32>
+  %1 = sdy.all_gather [{"y":(1)2, "x", "y":(2)2}] %0 out_sharding=<@mesh, [{}]> : tensor<12xf32>
+  return %1 : tensor<12xf32>
+}

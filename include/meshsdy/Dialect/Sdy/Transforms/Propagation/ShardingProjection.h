@@ -28,6 +28,7 @@
 #ifndef MESHSDY_DIALECT_SDY_TRANSFORMS_PROPAGATION_SHARDINGPROJECTION_H
 #define MESHSDY_DIALECT_SDY_TRANSFORMS_PROPAGATION_SHARDINGPROJECTION_H
 
+#include "meshsdy/Dialect/Sdy/IR/AxisRefs.h"
 #include "meshsdy/Dialect/Sdy/IR/SdyAttrs.h"
 #include "llvm/ADT/BitVector.h"
 #include "llvm/ADT/SmallVector.h"
@@ -145,13 +146,6 @@ enum class PrefixKind { Equal, StrictPrefix, NotPrefix };
 PrefixKind comparePrefix(ArrayRef<AxisRefAttr> first,
                          ArrayRef<AxisRefAttr> second);
 
-/// Appends `axis` to `axes`, merging it into the last axis when the two are
-/// consecutive sub-axes ({"a":(1)2} + "a":(2)2 -> {"a":(1)4} or {"a"}).
-void appendOrMerge(AxisList &axes, AxisRefAttr axis, MeshAttr mesh);
-
-/// `axes` with consecutive sub-axes of one axis merged, as shardings and
-/// collectives write them ({"y":(1)2, "y":(2)2} is {"y"}).
-AxisList mergedAxes(ArrayRef<AxisRefAttr> axes, MeshAttr mesh);
 
 /// The longest prefix of `axis` that overlaps none of `others`, or null.
 AxisRefAttr prefixAvoiding(AxisRefAttr axis, ArrayRef<AxisRefAttr> others);
