@@ -55,28 +55,37 @@ AffineMap positionMap(linalg::GenericOp op, tensor::ExtractOp extract,
   return AffineMap::get(loopRanges.size(), 0, results, op.getContext());
 }
 
-/// `op` with `extract`'s tensor as one more input read at `map`, the
-/// extract replaced by the new block argument.
-linalg::GenericOp foldExtract(linalg::GenericOp op, tensor::ExtractOp extract,
-                              AffineMap map) {
+/// An extract to fold and the map at which its tensor becomes an input.
+struct FoldedExtract {
+  tensor::ExtractOp extract;
+  AffineMap map;
+};
+
+/// `op` with each extract's tensor as one more input read at its map, the
+/// extracts replaced by the new block arguments: one new op for all of them.
+void foldExtracts(linalg::GenericOp op, MutableArrayRef<FoldedExtract> folds) {
   OpBuilder builder(op);
+  int64_t numInputs = op.getNumDpsInputs();
   SmallVector<Value> inputs(op.getDpsInputs());
-  inputs.push_back(extract.getTensor());
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
-  maps.insert(maps.begin() + op.getNumDpsInputs(), map);
+  for (auto [i, fold] : llvm::enumerate(folds)) {
+    inputs.push_back(fold.extract.getTensor());
+    maps.insert(maps.begin() + numInputs + i, fold.map);
+  }
   auto folded = linalg::GenericOp::create(
       builder, op.getLoc(), op->getResultTypes(), inputs, op.getDpsInits(),
       maps, op.getIteratorTypesArray());
   folded->setDiscardableAttrs(op->getDiscardableAttrDictionary());
   folded.getRegion().takeBody(op.getRegion());
   Block *body = folded.getBody();
-  BlockArgument element = body->insertArgument(
-      op.getNumDpsInputs(), extract.getType(), extract.getLoc());
-  extract.getResult().replaceAllUsesWith(element);
-  extract->erase();
+  for (auto [i, fold] : llvm::enumerate(folds)) {
+    BlockArgument element = body->insertArgument(
+        numInputs + i, fold.extract.getType(), fold.extract.getLoc());
+    fold.extract.getResult().replaceAllUsesWith(element);
+    fold.extract->erase();
+  }
   op->replaceAllUsesWith(folded->getResults());
   op->erase();
-  return folded;
 }
 
 struct MeshFoldExtractsIntoLinalgPass
@@ -92,18 +101,12 @@ struct MeshFoldExtractsIntoLinalgPass
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       if (llvm::any_of(ranges, ShapedType::isDynamic))
         continue;
-      // One extract at a time: each fold rebuilds the op.
-      for (bool changed = true; changed;) {
-        changed = false;
-        for (auto extract : op.getBody()->getOps<tensor::ExtractOp>()) {
-          AffineMap map = positionMap(op, extract, ranges);
-          if (!map)
-            continue;
-          op = foldExtract(op, extract, map);
-          changed = true;
-          break;
-        }
-      }
+      SmallVector<FoldedExtract> folds;
+      for (auto extract : op.getBody()->getOps<tensor::ExtractOp>())
+        if (AffineMap map = positionMap(op, extract, ranges))
+          folds.push_back({extract, map});
+      if (!folds.empty())
+        foldExtracts(op, folds);
     }
   }
 };

@@ -74,3 +74,32 @@ func.func @other_reads(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>, %c: tensor<4x4x
   } -> tensor<4x4xf32>
   return %r : tensor<4x4xf32>
 }
+
+// -----
+
+// Several reads at the loop positions fold into one new op, in the order
+// they are read, after the inputs the op had.
+// CHECK-DAG:   #[[ID2:.*]] = affine_map<(d0, d1) -> (d0, d1)>
+// CHECK-DAG:   #[[TR:.*]] = affine_map<(d0, d1) -> (d1, d0)>
+// CHECK-LABEL: func.func @several_reads
+// CHECK-SAME:    (%[[A:.*]]: tensor<4x4xf32>, %[[B:.*]]: tensor<4x4xf32>, %[[C:.*]]: tensor<4x4xf32>)
+// CHECK:         linalg.generic {indexing_maps = [#[[ID2]], #[[ID2]], #[[TR]], #[[ID2]]]
+// CHECK-SAME:      ins(%[[A]], %[[B]], %[[C]] : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>)
+// CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[Z:.*]]: f32, %{{.*}}: f32):
+// CHECK-NOT:       tensor.extract
+// CHECK:           %[[S:.*]] = arith.addf %[[X]], %[[Y]] : f32
+// CHECK:           arith.mulf %[[S]], %[[Z]] : f32
+func.func @several_reads(%a: tensor<4x4xf32>, %b: tensor<4x4xf32>, %c: tensor<4x4xf32>) -> tensor<4x4xf32> {
+  %e = tensor.empty() : tensor<4x4xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : tensor<4x4xf32>) outs(%e : tensor<4x4xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %y = tensor.extract %b[%i, %j] : tensor<4x4xf32>
+    %z = tensor.extract %c[%j, %i] : tensor<4x4xf32>
+    %s = arith.addf %in, %y : f32
+    %p = arith.mulf %s, %z : f32
+    linalg.yield %p : f32
+  } -> tensor<4x4xf32>
+  return %r : tensor<4x4xf32>
+}
