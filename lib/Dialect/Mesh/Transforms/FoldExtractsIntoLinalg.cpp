@@ -97,6 +97,7 @@ struct MeshFoldExtractsIntoLinalgPass
       if (op.hasPureTensorSemantics())
         generics.push_back(op);
     });
+    bool changed = false;
     for (linalg::GenericOp op : generics) {
       SmallVector<int64_t> ranges = op.getStaticLoopRanges();
       if (llvm::any_of(ranges, ShapedType::isDynamic))
@@ -107,7 +108,11 @@ struct MeshFoldExtractsIntoLinalgPass
           folds.push_back({extract, map});
       if (!folds.empty())
         foldExtracts(op, folds);
+      changed |= !folds.empty();
     }
+    // Unchanged: the pass manager skips the verifier.
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 

@@ -404,26 +404,27 @@ linalg::GenericOp buildFinal(OpBuilder &builder, linalg::GenericOp op,
                                    iterators, body);
 }
 
-/// Rewrites `op` into its two reductions if that is possible and cheaper.
-void rewrite(linalg::GenericOp op, SymbolTableCollection &tables) {
+/// Rewrites `op` into its two reductions if that is possible and cheaper;
+/// returns whether it did.
+bool rewrite(linalg::GenericOp op, SymbolTableCollection &tables) {
   auto sharding = dyn_cast<ShardingInterface>(op.getOperation());
   if (!sharding ||
       !llvm::is_contained(sharding.getReductionLoopIteratorKinds(),
                           ReductionKind::Generic))
-    return;
+    return false;
   std::optional<SplitReduction> split = splitReduction(op, tables);
   if (!split || !partialsAreCheaper(op, *split))
-    return;
+    return false;
   std::optional<Combiner> combiner = selectingCombiner(op);
   if (!combiner)
-    return;
+    return false;
   SmallVector<MeshSharding, 2> partialShardings;
   for (Value result : op->getResults()) {
     auto type = cast<RankedTensorType>(result.getType());
     partialShardings.push_back(
         withTrailingSplit(result, type.getRank(), *split));
     if (!partialShardings.back())
-      return;
+      return false;
   }
   OpBuilder builder(op);
   linalg::GenericOp partial =
@@ -435,6 +436,7 @@ void rewrite(linalg::GenericOp op, SymbolTableCollection &tables) {
   linalg::GenericOp final = buildFinal(builder, op, partials, *combiner);
   op->replaceAllUsesWith(final->getResults());
   op->erase();
+  return true;
 }
 
 struct MeshGatherPartialReductionsPass
@@ -445,8 +447,12 @@ struct MeshGatherPartialReductionsPass
     SmallVector<linalg::GenericOp> candidates;
     getOperation()->walk(
         [&](linalg::GenericOp op) { candidates.push_back(op); });
+    bool changed = false;
     for (linalg::GenericOp op : candidates)
-      rewrite(op, tables);
+      changed |= rewrite(op, tables);
+    // Unchanged: the pass manager skips the verifier.
+    if (!changed)
+      markAllAnalysesPreserved();
   }
 };
 
