@@ -668,63 +668,6 @@ void bindPropagationEdgesAttr(nb::module_ &m) {
 #undef CTX
 #undef SDY_CLASS
 
-/// The axis algebra of AxisRefs.h, for testing the Python mirror against it.
-void bindAxisAlgebra(nb::module_ &m) {
-  nb::module_ axes = m.def_submodule("axes", "C++ axis algebra (AxisRefs.h)");
-  axes.def("overlaps", mlirSdyAxisRefsOverlap, nb::arg("a"), nb::arg("b"));
-  axes.def("contains", mlirSdyAxisRefContains, nb::arg("a"), nb::arg("b"));
-  axes.def("is_prefix_of", mlirSdyAxisRefIsPrefixOf, nb::arg("a"),
-           nb::arg("b"));
-  axes.def("can_merge", mlirSdyAxisRefsCanMerge, nb::arg("a"), nb::arg("b"));
-  axes.def(
-      "merge",
-      [](MlirAttribute a, MlirAttribute b,
-         MlirAttribute mesh) -> std::optional<MlirAttribute> {
-        MlirAttribute merged = mlirSdyAxisRefsMerge(a, b, mesh);
-        if (mlirAttributeIsNull(merged))
-          return std::nullopt;
-        return merged;
-      },
-      nb::arg("a"), nb::arg("b"), nb::arg("mesh"));
-  auto optionalAttr = [](MlirAttribute attr) -> std::optional<MlirAttribute> {
-    if (mlirAttributeIsNull(attr))
-      return std::nullopt;
-    return attr;
-  };
-  axes.def(
-      "greatest_common_prefix",
-      [=](MlirAttribute a, MlirAttribute b) {
-        return optionalAttr(mlirSdyAxisRefsGreatestCommonPrefix(a, b));
-      },
-      nb::arg("a"), nb::arg("b"));
-  axes.def(
-      "prefix_without_overlap",
-      [=](MlirAttribute a, MlirAttribute b) {
-        return optionalAttr(mlirSdyAxisRefPrefixWithoutOverlap(a, b));
-      },
-      nb::arg("a"), nb::arg("b"));
-  axes.def("less_in_mesh", mlirSdyAxisRefLessInMesh, nb::arg("a"),
-           nb::arg("b"), nb::arg("mesh"));
-  axes.def(
-      "total_size",
-      [](std::vector<MlirAttribute> refs, MlirAttribute mesh) {
-        return mlirSdyAxisRefsTotalSize(refs.size(), refs.data(), mesh);
-      },
-      nb::arg("axes"), nb::arg("mesh"));
-  axes.def(
-      "local_shape",
-      [](std::vector<int64_t> shape, MlirAttribute sharding,
-         MlirAttribute mesh) {
-        std::vector<int64_t> local(shape.size());
-        mlirSdyGetLocalShape(shape.size(), shape.data(), sharding, mesh,
-                             local.data());
-        return local;
-      },
-      nb::arg("global_shape"), nb::arg("sharding"), nb::arg("mesh"));
-  axes.def("are_equivalent", mlirSdyTensorShardingsAreEquivalent,
-           nb::arg("a"), nb::arg("b"));
-}
-
 /// Where a value's sharding lives, and data flow edges.
 void bindValueQueries(nb::module_ &m) {
   auto optionalValue = [](MlirValue value) -> std::optional<MlirValue> {
@@ -803,8 +746,8 @@ void populateSdyAttributes(nb::module_ &m) {
   bindAxisToPropagationDetailsAttr(m);
   bindPropagationOneStepAttr(m);
   bindPropagationEdgesAttr(m);
-  // Functions: the axis algebra, and the shardings and edges of values.
-  bindAxisAlgebra(m);
+  // Functions: the shardings and edges of values (the axis algebra is
+  // `_meshsdy.axes`, AxesBindings.cpp).
   bindValueQueries(m);
 }
 
