@@ -129,3 +129,22 @@ def test_hlo_reader_prices_each_replica_group_form() -> None:
     # all-gather over 2: (2-1)b; all-reduce over 4: 2*3/4 b; reduce-scatter
     # over 'a','b' (4): 3/4 b; permute: b; all-to-all over 2 of both operands.
     assert side.bytes == pytest.approx(b + 1.5 * b + 0.75 * b + b + 0.5 * (b + b))
+
+
+def test_a_row_with_a_same_layout_twin_passes_only_below_one_reference() -> None:
+    """A PyTorch row whose Megatron count assumes another weight layout
+    passes when it moves no more bytes than XLA on the same layout, and
+    fails when it moves more than both; a disagreement always fails."""
+    import zoo_bench
+    from zoo_bench import Row, Side
+
+    assert zoo_bench.SAME_LAYOUT_TWINS == {"hf-gpt2": "gpt2_fused_qkv"}
+
+    def row(ours: float, megatron: float, xla: float | None, agrees: bool | None = None) -> Row:
+        return Row("torch-x", "Megatron", Side({}, ours, agrees), Side({}, 2 * ours), Side({}, megatron),
+                   None if xla is None else Side({}, xla), "twin" if xla is not None else "")
+
+    assert row(100, 100, None).ok and not row(101, 100, None).ok
+    assert row(140, 80, 160).ok and "1.75 (0.88 vs XLA)" in row(140, 80, 160).line()
+    assert not row(170, 80, 160).ok
+    assert not row(140, 80, 160, agrees=False).ok
