@@ -141,7 +141,7 @@ def _simulate_partitioned(source: str, inputs: Sequence[np.ndarray]) -> list[np.
     with ir.Context():
         module = ir.Module.parse(source)
         pipeline.spmdize(module)
-        mesh_ = pipeline._sim_mesh(module)
+        mesh_ = pipeline.device_mesh(module)
         shardings = boundary_shardings(module, "main")
         args, outs = shardings or ([sim.Sharding()] * len(inputs), None)
         per_device = [sim.shard(np.asarray(x), s, mesh_) for x, s in zip(inputs, args, strict=True)]

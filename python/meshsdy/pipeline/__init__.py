@@ -32,8 +32,8 @@ simulator imports too: `meshsdy.sim` never imports this package.
 from __future__ import annotations
 
 from .._sdy_bridge import is_sdy_program, sdy_to_mesh
-from .compare import Comparison, partition_and_compare
-from .compare import _func_args, _func_types, _random_input, _sim_mesh  # noqa: F401  (tests, meshsdy.run)
+from .compare import Comparison, device_mesh, partition_and_compare
+from .compare import _func_args, _func_types, _random_input  # noqa: F401  (tests, meshsdy.run)
 from .pipelines import (
     INSERTION_POINTS,
     LOWERINGS,
@@ -59,6 +59,7 @@ __all__ = [
     "ExtraPass",
     "SpmdReport",
     "collective_report",
+    "device_mesh",
     "is_sdy_program",
     "partition_and_compare",
     "pipeline_string",

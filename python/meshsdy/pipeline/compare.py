@@ -3,7 +3,6 @@ the result in `meshsdy.sim`, and compare the outputs."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
@@ -104,9 +103,9 @@ def partition_and_compare(
         n_args, n_results = len(_func_args(partitioned, func_name)), len(expected)
         arg_shardings, out_shardings = boundary_shardings(partitioned, func_name) or (
             [sim.Sharding()] * n_args, [sim.Sharding()] * n_results)
-        mesh = _sim_mesh(partitioned)
+        mesh = device_mesh(partitioned)
 
-        devices = math.prod(mesh.shape)
+        devices = mesh.num_devices
         # Scalars are sharded too: a scalar partial over an axis holds its
         # value on one device of each group and the neutral element elsewhere.
         per_device_inputs = [
@@ -163,13 +162,16 @@ def _random_input(type_: ir.Type, rng: np.random.Generator, index_limit: int, po
     return value if shape or isinstance(type_, ir.RankedTensorType) else value[()]
 
 
-def _sim_mesh(module: ir.Module) -> sim.Mesh:
-    """The module's mesh, as the simulator's Mesh. Several meshes of one
-    shape are one set of devices (a front door's companion mesh for the
-    collectives written in a manual computation has the shape of the sdy
-    mesh it comes with); the first one names it."""
+def device_mesh(module: ir.Module) -> sim.Mesh:
+    """The devices a partitioned module runs on, as the simulator's Mesh.
+    Several meshes of one shape are one set of devices (a front door's
+    companion mesh for the collectives written in a manual computation has
+    the shape of the sdy mesh it comes with); the first one names it.
+    Raises ValueError when the module has no mesh or meshes of several
+    shapes."""
     shapes = mesh_shapes(module)
     if not shapes or len({tuple(shape) for shape in shapes.values()}) != 1:
-        raise ValueError(f"partition_and_compare needs one mesh shape, found {shapes or 'no mesh.mesh'}")
+        found = shapes or "no mesh.mesh (write one, e.g. `mesh.mesh @mesh(shape = 2)`, and shard on it)"
+        raise ValueError(f"the program needs one mesh shape to run on devices, found {found}")
     name, shape = next(iter(shapes.items()))
     return sim.Mesh(tuple(shape), name)

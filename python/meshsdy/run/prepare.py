@@ -6,7 +6,6 @@ of a launched job)."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -112,8 +111,11 @@ def prepare(source: str, func: str, inputs: Sequence[np.ndarray], *, ranks: int,
         arg_types = _runnable_types(_global_types(func_op, "arguments", local.inputs), "an argument")
         if len(inputs) != len(arg_types):
             raise RunError(f"@{func} takes {len(arg_types)} inputs, got {len(inputs)}")
-        mesh = pipeline._sim_mesh(module)
-        devices = math.prod(mesh.shape)
+        try:
+            mesh = pipeline.device_mesh(module)
+        except ValueError as e:
+            raise RunError(str(e)) from None
+        devices = mesh.num_devices
         if devices != ranks:
             raise RunError(f"the program's mesh has {devices} devices, but {ranks} ranks were asked for")
         wrap_scalars(func_op)

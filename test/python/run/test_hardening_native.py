@@ -284,3 +284,20 @@ def test_cli_refuses_dynamic_shapes_in_one_line(tmp_path: Path) -> None:
 def test_run_refuses_dynamic_shapes() -> None:
     with pytest.raises(mpirun.RunError, match="dynamic shapes are not supported"):
         mpirun.run(DYNAMIC, "f", [np.zeros((4, 8), np.float32)], ranks=2)
+
+
+NO_MESH = """
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %t = math.tanh %a : tensor<4xf32>
+  return %t : tensor<4xf32>
+}
+"""
+
+
+def test_cli_asks_for_a_mesh_in_one_line(tmp_path: Path) -> None:
+    """A program without a mesh is refused with what to write, in the
+    runner's words (not the comparison helper's it goes through)."""
+    done = _cli(tmp_path, NO_MESH, "--func", "f", "--ranks", "1")
+    assert done.returncode == 2
+    assert done.stderr == ("error: the program needs one mesh shape to run on devices, found no mesh.mesh "
+                           "(write one, e.g. `mesh.mesh @mesh(shape = 2)`, and shard on it)\n")
