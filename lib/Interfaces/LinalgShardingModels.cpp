@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "meshsdy/Interfaces/LinalgPositions.h"
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
 #include "meshsdy/Dialect/Mesh/Interfaces/LocalPieces.h"
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
@@ -221,16 +222,11 @@ LogicalResult cloneWithGlobalIndices(Operation *op,
     return failure();
   if (offsets.empty())
     return success();
-  OpBuilder::InsertionGuard guard(builder);
-  (*clone)->walk([&](linalg::IndexOp index) {
-    Value offset = offsets.lookup(index.getDim());
-    if (!offset || index->getParentOp() != *clone)
-      return;
-    builder.setInsertionPointAfter(index);
-    auto global = arith::AddIOp::create(builder, index.getLoc(),
-                                        index.getResult(), offset);
-    index.getResult().replaceAllUsesExcept(global, global);
-  });
+  meshsdy::offsetLinalgPositions(
+      cast<linalg::LinalgOp>(*clone), builder,
+      [&](OpBuilder &, linalg::IndexOp index) {
+        return offsets.lookup(index.getDim());
+      });
   return success();
 }
 

@@ -24,6 +24,7 @@
 #include "meshsdy/Dialect/Mesh/Interfaces/ShardingInterface.h"
 #include "meshsdy/Dialect/Mesh/Transforms/Passes.h"
 #include "meshsdy/Dialect/Mesh/Transforms/CostModel.h"
+#include "meshsdy/Interfaces/LinalgPositions.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -356,21 +357,17 @@ linalg::GenericOp buildPartials(OpBuilder &builder, linalg::GenericOp op,
                                            inits, maps, iterators);
   IRMapping mapping;
   op.getRegion().cloneInto(&partial.getRegion(), mapping);
-  // The reduction loop's global position: piece * piece extent + local.
+  // The reduction loop's global position: local + piece * piece extent.
   int64_t pieceExtent = split.extent / split.groupSize;
-  partial.getBody()->walk([&](linalg::IndexOp index) {
-    if (index.getDim() != split.loop)
-      return;
-    OpBuilder::InsertionGuard guard(builder);
-    builder.setInsertionPointAfter(index);
-    Location loc = index.getLoc();
-    Value piece = linalg::IndexOp::create(builder, loc, numLoops);
-    Value start = arith::MulIOp::create(
-        builder, loc, piece,
-        arith::ConstantIndexOp::create(builder, loc, pieceExtent));
-    auto global = arith::AddIOp::create(builder, loc, start, index);
-    index.getResult().replaceAllUsesExcept(global, global);
-  });
+  meshsdy::offsetLinalgPositions(
+      partial, builder, [&](OpBuilder &b, linalg::IndexOp index) -> Value {
+        if (index.getDim() != split.loop)
+          return Value();
+        Location loc = index.getLoc();
+        Value piece = linalg::IndexOp::create(b, loc, numLoops);
+        return arith::MulIOp::create(
+            b, loc, piece, arith::ConstantIndexOp::create(b, loc, pieceExtent));
+      });
   return partial;
 }
 

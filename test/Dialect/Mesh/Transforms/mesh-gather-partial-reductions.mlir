@@ -80,7 +80,7 @@ func.func @argmax_of_iota(%x: tensor<4x32xf32>, %ids: tensor<4x32xi32>) -> (tens
 // CHECK-NEXT:      %[[PIECE:.*]] = linalg.index 2 : index
 // CHECK-NEXT:      %[[C8:.*]] = arith.constant 8 : index
 // CHECK-NEXT:      %[[START:.*]] = arith.muli %[[PIECE]], %[[C8]] : index
-// CHECK-NEXT:      %[[POS:.*]] = arith.addi %[[START]], %[[LOCAL]] : index
+// CHECK-NEXT:      %[[POS:.*]] = arith.addi %[[LOCAL]], %[[START]] : index
 // CHECK-NEXT:      %[[LT:.*]] = arith.cmpf olt, %[[IN]], %[[ACC]] : f32
 // CHECK-NEXT:      arith.minimumf %[[IN]], %[[ACC]] : f32
 // CHECK-NEXT:      arith.select %[[LT]], %[[POS]], %[[ACCID]] : index
