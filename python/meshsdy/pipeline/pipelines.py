@@ -6,7 +6,7 @@ asks for their passes, grouped by stage, for a set of options."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from typing import Union
 
 from mlir import ir
@@ -70,11 +70,16 @@ def sdy_spmdize_stages(traversal: str = "forward-backward", lower_to: str | None
     return _cpp_stages("sdy-spmdize-pipeline", _spmdize_options(traversal, lower_to, debug_sharding_origins))
 
 
+def module_pipeline(passes: Iterable[str]) -> str:
+    """`passes` (textual passes, nested ones as `func.func(...)`) as one
+    pipeline on the module, the text `PassManager.parse` takes."""
+    return "builtin.module(" + ",".join(passes) + ")"
+
+
 def pipeline_string(traversal: str = "forward-backward", lower_to: str | None = None,
                     debug_sharding_origins: bool = False) -> str:
     """The textual pipeline, as `mesh-opt --mesh-spmdize-pipeline` runs it."""
-    passes = [p for group in stages(traversal, lower_to, debug_sharding_origins).values() for p in group]
-    return "builtin.module(" + ",".join(passes) + ")"
+    return module_pipeline(p for group in stages(traversal, lower_to, debug_sharding_origins).values() for p in group)
 
 
 #: Where extra passes may be inserted into the sdy pipeline, in order.
@@ -105,5 +110,4 @@ def sdy_stages(
 
 def sdy_pipeline_string(**options: bool) -> str:
     """The textual sdy pipeline (`sdy_stages` options)."""
-    passes = [p for group in sdy_stages(**options).values() for p in group]
-    return "builtin.module(" + ",".join(passes) + ")"
+    return module_pipeline(p for group in sdy_stages(**options).values() for p in group)

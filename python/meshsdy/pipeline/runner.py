@@ -13,7 +13,15 @@ from mlir.passmanager import PassManager
 from .._sdy_bridge import is_sdy_program
 from .cost import peak_bytes_by_function
 from .report import SdyBoundaries, SpmdReport, argument_bounds, boundaries, collective_report, sdy_boundaries
-from .pipelines import INSERTION_POINTS, SDY_INSERTION_POINTS, ExtraPass, sdy_spmdize_stages, sdy_stages, stages
+from .pipelines import (
+    INSERTION_POINTS,
+    SDY_INSERTION_POINTS,
+    ExtraPass,
+    module_pipeline,
+    sdy_spmdize_stages,
+    sdy_stages,
+    stages,
+)
 
 __all__ = ["sdy_propagate", "spmdize"]
 
@@ -192,4 +200,4 @@ def _run(module: ir.Module, order: Order, extra: Mapping[str, Sequence[ExtraPass
                 else:
                     raise TypeError(f"an extra pass must be a string or a callable, got {type(p).__name__}")
         pm.run(module.operation)
-    return "builtin.module(" + ",".join(described) + ")"
+    return module_pipeline(described)

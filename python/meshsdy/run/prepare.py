@@ -96,7 +96,7 @@ def prepare(source: str, func: str, inputs: Sequence[np.ndarray], *, ranks: int,
         _check_function(module, func, partitioned)
         try:
             if partitioned:
-                PassManager.parse("builtin.module(" + ",".join(pipeline.stages(lower_to="mpi")["lowering"]) + ")"
+                PassManager.parse(pipeline.module_pipeline(pipeline.stages(lower_to="mpi")["lowering"])
                                   ).run(module.operation)
             else:
                 pipeline.spmdize(module, lower_to="mpi")
