@@ -133,6 +133,8 @@ struct SplitReduction {
   SmallVector<MeshAxis> axes;
   /// Per input, the dimension reading the loop, or -1.
   SmallVector<int64_t> inputDims;
+  /// Per input, its annotation if it reads the loop (else null).
+  SmallVector<MeshSharding, 2> inputShardings;
 };
 
 /// The reduction loop of `op` if it is its only one, every input reading it
@@ -145,7 +147,7 @@ std::optional<SplitReduction> splitReduction(linalg::GenericOp op,
   if (reductions.size() != 1 || !op.hasPureTensorSemantics() ||
       op.getNumDpsInits() == 0)
     return std::nullopt;
-  SplitReduction split{reductions.front(), 0, 0, {}, {}, {}};
+  SplitReduction split{reductions.front(), 0, 0, {}, {}, {}, {}};
   AffineExpr loopExpr = getAffineDimExpr(split.loop, op.getContext());
   // The final reduction reads every partial through one map: the outputs
   // must be indexed alike (not transposed or of other ranks).
@@ -164,6 +166,7 @@ std::optional<SplitReduction> splitReduction(linalg::GenericOp op,
         return std::nullopt;
     }
     split.inputDims.push_back(dim);
+    split.inputShardings.push_back(MeshSharding());
     if (dim < 0)
       continue;
     auto type = dyn_cast<RankedTensorType>(input->get().getType());
@@ -182,6 +185,7 @@ std::optional<SplitReduction> splitReduction(linalg::GenericOp op,
     split.mesh = sharding.getMeshAttr();
     split.axes.assign(axes.begin(), axes.end());
     split.extent = type.getDimSize(dim);
+    split.inputShardings.back() = sharding;
   }
   if (!split.mesh)
     return std::nullopt;
@@ -228,15 +232,15 @@ Value annotate(OpBuilder &builder, Value value, const MeshSharding &sharding) {
       .getResult();
 }
 
-/// The sharding of `value`'s annotation (its own, or its only shard user's),
-/// with `axes` added as a trailing dimension of `rank`.
-MeshSharding withTrailingSplit(Value value, int64_t rank,
+/// The sharding of `result`'s annotation (its first shard user's), with
+/// the loop's axes added as a trailing dimension of `rank`.
+MeshSharding withTrailingSplit(OpResult result, int64_t rank,
                                const SplitReduction &split) {
   SplitAxes axes;
-  ShardOp shard = value.getDefiningOp<ShardOp>();
-  for (Operation *user : value.getUsers())
-    if (!shard)
-      shard = dyn_cast<ShardOp>(user);
+  ShardOp shard;
+  for (Operation *user : result.getUsers())
+    if ((shard = dyn_cast<ShardOp>(user)))
+      break;
   if (shard)
     if (MeshSharding sharding = MeshSharding::get(shard.getSharding());
         sharding && sharding.getMeshAttr() == split.mesh)
@@ -258,7 +262,7 @@ namespace {
 /// `input` with dimension `dim` (of extent g * n) reshaped into (g, n), the
 /// g dimension annotated split as the original dimension was.
 Value expandInput(OpBuilder &builder, Value input, int64_t dim,
-                  const SplitReduction &split) {
+                  const MeshSharding &sharding, const SplitReduction &split) {
   auto type = cast<RankedTensorType>(input.getType());
   SmallVector<int64_t> shape(type.getShape());
   shape[dim] = split.groupSize;
@@ -274,8 +278,6 @@ Value expandInput(OpBuilder &builder, Value input, int64_t dim,
   Value expanded = tensor::ExpandShapeOp::create(
       builder, loc, RankedTensorType::get(shape, type.getElementType()),
       input, groups);
-  MeshSharding sharding =
-      MeshSharding::get(input.getDefiningOp<ShardOp>().getSharding());
   SplitAxes axes(sharding.getSplitAxes().begin(),
                  sharding.getSplitAxes().end());
   axes.resize(type.getRank());
@@ -328,11 +330,12 @@ linalg::GenericOp buildPartials(OpBuilder &builder, linalg::GenericOp op,
   SmallVector<Value> inputs;
   SmallVector<AffineMap> maps;
   SmallVector<AffineMap> opMaps = op.getIndexingMapsArray();
-  for (auto [input, dim] : llvm::zip(op.getDpsInputs(), split.inputDims)) {
+  for (auto [input, dim, sharding] : llvm::zip(
+           op.getDpsInputs(), split.inputDims, split.inputShardings)) {
     AffineMap map = opMaps[maps.size()];
     SmallVector<AffineExpr> results(map.getResults());
     if (dim >= 0) {
-      input = expandInput(builder, input, dim, split);
+      input = expandInput(builder, input, dim, sharding, split);
       results[dim] = q;
       results.insert(results.begin() + dim + 1, r);
     }
@@ -416,7 +419,7 @@ bool rewrite(linalg::GenericOp op, SymbolTableCollection &tables) {
   if (!combiner)
     return false;
   SmallVector<MeshSharding, 2> partialShardings;
-  for (Value result : op->getResults()) {
+  for (OpResult result : op->getResults()) {
     auto type = cast<RankedTensorType>(result.getType());
     partialShardings.push_back(
         withTrailingSplit(result, type.getRank(), *split));
