@@ -14,9 +14,14 @@ from __future__ import annotations
 import random
 import re
 import subprocess
+import sys
 from pathlib import Path
 
 import meshsdy
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "bench"))
+# One value with N users, one more shards it backward (the scaling bench's).
+from sdy_propagation_scaling import fanout  # noqa: E402
 
 MESH_OPT = meshsdy.tool_path("mesh-opt")
 CORPUS = Path(__file__).resolve().parents[2] / "Dialect" / "Sdy" / "Transforms" / "Propagation"
@@ -26,30 +31,6 @@ PASSES = [
     "sdy-op-priority-propagate",
     "sdy-user-priority-propagate{debug-sharding-origins=true debug-propagation-edge-sharding=true}",
 ]
-RULE = "#sdy.op_sharding_rule<([i, j])->([i, j]) {i=8, j=8}>"
-RULE2 = "#sdy.op_sharding_rule<([i, j], [i, j])->([i, j]) {i=8, j=8}>"
-
-
-def fanout(users: int) -> str:
-    """One value with `users` elementwise users, and one more user that
-    shards it backward on its second dimension."""
-    lines = [
-        'sdy.mesh @mesh = <["a"=2, "b"=2]>',
-        'func.func @f(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"a", ?}, {?}]>}) -> tensor<8x8xf32> {',
-        f"  %v = math.exp %arg0 {{sdy.sharding_rule = {RULE}}} : tensor<8x8xf32>",
-    ]
-    lines += [
-        f"  %u{i} = math.exp %v {{sdy.sharding_rule = {RULE}}} : tensor<8x8xf32>"
-        for i in range(users)
-    ]
-    lines += [
-        f'  %w = arith.addf %v, %u0 {{sdy.sharding_rule = {RULE2}, sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{{?}}, {{"b", ?}}]>]>}} : tensor<8x8xf32>',
-        "  return %w : tensor<8x8xf32>",
-        "}",
-    ]
-    return "\n".join(lines)
-
-
 def statistics(stderr: str) -> dict[str, int]:
     return {m.group(2): int(m.group(1)) for m in re.finditer(r"\(S\)\s+(\d+) ([\w-]+)", stderr)}
 
