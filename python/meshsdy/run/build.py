@@ -15,11 +15,15 @@ cache key is the SHA-256 of the LLVM dialect text, the optimisation level,
 the host CPU and the tools' versions; the cache directory is
 $MESHSDY_CACHE_DIR, else $XDG_CACHE_HOME/meshsdy, else ~/.cache/meshsdy.
 A program is written there under a temporary name and renamed, so ranks
-or hosts building the same program at once never load half a file.
+or hosts building the same program at once never load half a file. The
+cache keeps the programs used last within $MESHSDY_CACHE_MAX_MB
+megabytes (default 1024): after a build, the least recently used ones go,
+except those used in the last ten minutes (a run may be loading them).
 """
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import os
@@ -60,6 +64,39 @@ def cache_dir() -> Path:
         return Path(os.environ["MESHSDY_CACHE_DIR"])
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "meshsdy"
+
+
+#: Default size limit of the cache, in megabytes ($MESHSDY_CACHE_MAX_MB).
+CACHE_MAX_MB = 1024
+#: Programs used this recently stay in the cache whatever its size.
+_IN_USE_SECONDS = 600
+
+
+def _prune_cache(directory: Path, *, now: float | None = None) -> list[Path]:
+    """Removes the least recently used programs (by modification time, which
+    a cache hit refreshes) from `directory` until the rest fit in the limit;
+    returns those removed. Programs used in the last ten minutes stay."""
+    limit = int(os.environ.get("MESHSDY_CACHE_MAX_MB", CACHE_MAX_MB)) * 1024 * 1024
+    now = time.time() if now is None else now
+    entries = []
+    for path in directory.glob("*.so"):
+        try:
+            stat = path.stat()
+        except OSError:  # removed by another process meanwhile
+            continue
+        entries.append((stat.st_mtime, stat.st_size, path))
+    total = sum(size for _, size, _ in entries)
+    removed = []
+    for mtime, size, path in sorted(entries):
+        if total <= limit or now - mtime < _IN_USE_SECONDS:
+            break
+        try:
+            path.unlink()
+        except OSError:
+            continue
+        total -= size
+        removed.append(path)
+    return removed
 
 
 def _tool(package: str, name: str) -> str:
@@ -203,6 +240,8 @@ def build_shared_object(llvm_text: str, *, opt_level: int = 2, cache: bool = Tru
     if cache:
         target = cache_dir() / f"{_key(llvm_text, opt_level)}.so"
         if target.exists():
+            with contextlib.suppress(OSError):  # used now: the last to go
+                os.utime(target)
             return Built(target, 0.0, True)
     else:
         if scratch is None:
@@ -213,6 +252,8 @@ def build_shared_object(llvm_text: str, *, opt_level: int = 2, cache: bool = Tru
         _compile(llvm_text, opt_level, target)
     except OSError as e:
         raise BuildError(f"building the program failed: {e}") from None
+    if cache:
+        _prune_cache(target.parent)
     return Built(target, time.perf_counter() - start, False, _children_cpu() - cpu_start)
 
 

@@ -50,6 +50,37 @@ def test_built_once_then_from_the_cache_and_no_cache_builds_anew(tmp_path: Path)
     assert other.returncode == 0 and CACHED.search(other.stdout) and "agree" in other.stdout, other.stdout
 
 
+def test_the_cache_keeps_the_programs_used_last_within_its_limit(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    """Past $MESHSDY_CACHE_MAX_MB, the least recently used programs go;
+    one used in the last ten minutes stays whatever the size."""
+    from meshsdy.run import build
+
+    monkeypatch.setenv("MESHSDY_CACHE_MAX_MB", "2")
+    now = 1_000_000.0
+    ages = {"old": 7200, "older": 9000, "recent": 3600, "in-use": 60}
+    for name, age in ages.items():
+        path = tmp_path / f"{name}.so"
+        path.write_bytes(b"\0" * (1024 * 1024))
+        os.utime(path, (now - age, now - age))
+    # 4 MB against a 2 MB limit: the two least recently used go.
+    removed = build._prune_cache(tmp_path, now=now)
+    assert sorted(p.name for p in removed) == ["old.so", "older.so"]
+    assert sorted(p.name for p in tmp_path.glob("*.so")) == ["in-use.so", "recent.so"]
+    # Programs in use stay even over the limit.
+    monkeypatch.setenv("MESHSDY_CACHE_MAX_MB", "0")
+    assert [p.name for p in build._prune_cache(tmp_path, now=now)] == ["recent.so"]
+    assert [p.name for p in tmp_path.glob("*.so")] == ["in-use.so"]
+
+
+def test_a_cache_hit_marks_the_program_used(tmp_path: Path) -> None:
+    cache = tmp_path / "cache"
+    assert _run(["--ranks", "4"], cache).returncode == 0
+    (program,) = cache.glob("*.so")
+    os.utime(program, (1.0, 1.0))
+    assert _run(["--ranks", "4"], cache).returncode == 0
+    assert program.stat().st_mtime > 1.0
+
+
 def _hostfile(tmp_path: Path) -> Path:
     """This machine, twice: two 'hosts' of 2 ranks each for MPICH."""
     path = tmp_path / "hosts"
