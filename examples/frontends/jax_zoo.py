@@ -20,6 +20,7 @@ import sys
 from pathlib import Path
 
 import jax_attention
+import jax_cnn
 import jax_common
 import jax_cond
 import jax_cumsum
@@ -34,7 +35,7 @@ import jax_transformer
 #: Every model of the zoo, by name.
 MODELS = {m.model().name: m.model for m in (
     jax_mlp, jax_attention, jax_transformer, jax_embedding, jax_fori_loop, jax_cond, jax_cumsum, jax_shard_map,
-    jax_shard_map_partial, jax_gpt2)}
+    jax_shard_map_partial, jax_gpt2, jax_cnn)}
 
 
 def main() -> int:

@@ -10,8 +10,17 @@
 //
 // A dimension indexed by the constant 0 (a broadcast size-1 dimension in a
 // generic) gets a size-1 factor of its own, as Shardy gives a broadcast's
-// expanded dimension. Any other index expression (convolutions, d0 + d1),
-// dynamic loop sizes or buffer semantics: no rule, the op is a barrier.
+// expanded dimension. In a named op (convolutions, poolings), a dimension
+// read through a window (`d1 * 2 + d4`) gets a factor of its own that needs
+// replication, and so does every loop such a window reads: the other loops
+// (batch, features) keep their factors, so shardings pass through a
+// convolution on them, never on its windows (Shardy's convolution rule
+// marks those permutation or reduction factors). A linalg.generic with a
+// window (jaxlib's reduce_window: cumsum) stays a barrier: its output is
+// the windowed loops, and factors needing replication there would carry
+// the output's split onto its init, gathered for nothing (XLA keeps it
+// whole). Expressions with symbols, dynamic loop sizes or buffer
+// semantics: no rule, the op is a barrier.
 //
 //===----------------------------------------------------------------------===//
 
@@ -21,22 +30,37 @@
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/DialectRegistry.h"
+#include "llvm/ADT/SmallBitVector.h"
 
 using namespace mlir;
 using namespace mlir::sdy;
 
 namespace {
 
+/// Whether `expr` reads a window: loops and constants combined, no symbol.
+bool isWindow(AffineExpr expr) {
+  if (isa<AffineDimExpr, AffineConstantExpr>(expr))
+    return false;
+  bool symbols = false;
+  expr.walk([&](AffineExpr e) { symbols |= isa<AffineSymbolExpr>(e); });
+  return !symbols;
+}
+
 /// Maps the dimensions `map` indexes of one operand or result through
-/// `mapDim(dim, factor)`; false if an index is not a loop or a constant 0 on
-/// a size-1 dimension.
+/// `mapDim(dim, factor)`; false if an index is not a loop, a constant 0 on
+/// a size-1 dimension or a window on a static dimension.
 template <typename MapDim>
 bool mapTensor(OpShardingRuleBuilder &builder, AffineMap map, Type type,
-               ArrayRef<int64_t> loopFactors, MapDim mapDim) {
+               ArrayRef<int64_t> loopFactors, bool windows, MapDim mapDim) {
   auto shaped = dyn_cast<ShapedType>(type);
   for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
     if (auto loop = dyn_cast<AffineDimExpr>(expr)) {
       mapDim(dim, loopFactors[loop.getPosition()]);
+      continue;
+    }
+    if (windows && isWindow(expr) && shaped && !shaped.isDynamicDim(dim)) {
+      mapDim(dim, builder.addFactor(shaped.getDimSize(dim),
+                                    FactorKind::NeedReplication));
       continue;
     }
     auto constant = dyn_cast<AffineConstantExpr>(expr);
@@ -74,17 +98,28 @@ OpShardingRuleAttr linalgRule(linalg::LinalgOp op) {
   }
   if (llvm::any_of(ranges, ShapedType::isDynamic))
     return {};
+  // The loops a window reads stay whole on every device.
+  bool windows = !isa<linalg::GenericOp>(op.getOperation());
+  llvm::SmallBitVector windowed(iterators.size());
+  for (AffineMap map : maps)
+    for (AffineExpr expr : map.getResults())
+      if (isWindow(expr))
+        for (unsigned loop = 0; loop < iterators.size(); ++loop)
+          if (expr.isFunctionOfDim(loop))
+            windowed.set(loop);
   OpShardingRuleBuilder builder(op);
   SmallVector<int64_t> loopFactors;
-  for (auto [size, iterator] : llvm::zip_equal(ranges, iterators))
+  for (auto [loop, size, iterator] :
+       llvm::enumerate(ranges, iterators))
     loopFactors.push_back(builder.addFactor(
-        size, iterator == utils::IteratorType::reduction
+        size, windowed.test(loop) ? FactorKind::NeedReplication
+              : iterator == utils::IteratorType::reduction
                   ? FactorKind::Reduction
                   : FactorKind::PassThrough));
   for (OpOperand &operand : op->getOpOperands()) {
     unsigned index = operand.getOperandNumber();
     if (!mapTensor(builder, maps[index], operand.get().getType(), loopFactors,
-                   [&](int64_t dim, int64_t factor) {
+                   windows, [&](int64_t dim, int64_t factor) {
                      builder.mapOperand(index, dim, factor);
                    }))
       return {};
@@ -92,7 +127,7 @@ OpShardingRuleAttr linalgRule(linalg::LinalgOp op) {
   for (OpResult result : op->getResults()) {
     unsigned index = result.getResultNumber();
     if (!mapTensor(builder, maps[numInputs + index], result.getType(),
-                   loopFactors,
+                   loopFactors, windows,
                    [&](int64_t dim, int64_t factor) {
                      builder.mapResult(index, dim, factor);
                    }))

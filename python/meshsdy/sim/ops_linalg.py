@@ -25,7 +25,7 @@ from mlir import ir
 
 from .irutil import attr_int, attr_ints, dtype_of, has_attr, is_float
 from .ops_tensor import open_grid
-from .program import LOCAL, Body, Compiler, Kernel, register, run_body
+from .program import LOCAL, Body, Compiler, Kernel, register, register_fallback, run_body
 from .reductions import SimulationError
 
 __all__ = ["BodyEnv", "OperandMap", "Structured"]
@@ -447,6 +447,29 @@ def _contraction(op: ir.OpView, cc: Compiler) -> Kernel:
         return [np.asarray(a[2] + f(x, y)).astype(dt, copy=False)]
 
     return Kernel(LOCAL, run)
+
+
+@register_fallback("linalg.")
+def _named_structured(op: ir.OpView, cc: Compiler) -> Kernel | None:
+    """Any other named structured op with a body (convolutions, poolings,
+    depthwise convolutions, ...): its body over the indexing maps the op
+    defines, which upstream keeps as `linalg.memoized_indexing_maps` once it
+    computed them (the verifier does); a loop is a reduction when the
+    output does not index it."""
+    if len(op.operation.regions) != 1 or not op.operation.regions[0].blocks:
+        return None
+    if "linalg.memoized_indexing_maps" not in op.operation.attributes:
+        op.operation.verify()  # computes and keeps the maps
+    if "linalg.memoized_indexing_maps" not in op.operation.attributes:
+        return None
+    maps = [ir.AffineMapAttr(m).value
+            for m in ir.ArrayAttr(op.operation.attributes["linalg.memoized_indexing_maps"])]
+    n_in, n_out = _segments(op)
+    if len(maps) != n_in + n_out:
+        return None
+    indexed = {ir.AffineDimExpr(e).position for m in maps[n_in:] for e in m.results
+               if isinstance(e, ir.AffineDimExpr)}
+    return _structured(op, cc, maps, [d not in indexed for d in range(maps[0].n_dims)])
 
 
 @register("linalg.fill")

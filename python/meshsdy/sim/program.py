@@ -119,12 +119,28 @@ Builder = Callable[[ir.OpView, "Compiler"], Kernel]
 OP_TABLE: dict[str, Builder] = {}
 
 
+#: op name prefix -> kernel builder for the ops of that prefix the table
+#: does not name (None when it cannot run the op either).
+FALLBACKS: dict[str, Callable[[ir.OpView, "Compiler"], Kernel | None]] = {}
+
+
 def register(*names: str) -> Callable[[Builder], Builder]:
     """Decorator adding a kernel builder for ops `names`."""
 
     def deco(fn: Builder) -> Builder:
         for n in names:
             OP_TABLE[n] = fn
+        return fn
+
+    return deco
+
+
+def register_fallback(prefix: str) -> Callable[[Callable[..., Kernel | None]], Callable[..., Kernel | None]]:
+    """Decorator adding a kernel builder for the ops named `prefix...` that
+    OP_TABLE does not name; it returns None for an op it cannot run."""
+
+    def deco(fn: Callable[..., Kernel | None]) -> Callable[..., Kernel | None]:
+        FALLBACKS[prefix] = fn
         return fn
 
     return deco
@@ -213,12 +229,16 @@ class Compiler:
         name = op.operation.name
         self.op_names.add(name)
         builder = OP_TABLE.get(name)
-        if builder is None:
-            raise SimulationError(f"the simulator does not support '{name}' (at {_where(op)})")
+        if builder is not None:
+            kernel = builder(op, self)
+        else:
+            fallback = next((f for prefix, f in FALLBACKS.items() if name.startswith(prefix)), None)
+            kernel = fallback(op, self) if fallback is not None else None
+            if kernel is None:
+                raise SimulationError(f"the simulator does not support '{name}' (at {_where(op)})")
         if name.startswith("mesh."):
             if "mesh" in op.operation.attributes:
                 self.mesh_names_used.add(attr_mesh_name(op))
-        kernel = builder(op, self)
         if kernel.kind == CONTROL:
             return Step(CONTROL, kernel.fn, (), (), name, _where(op))
         operands = tuple(self.slot(v) for v in list(op.operation.operands) + kernel.extra)

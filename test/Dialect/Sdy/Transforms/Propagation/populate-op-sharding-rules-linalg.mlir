@@ -89,20 +89,38 @@ func.func @generic(%x: tensor<1x8xf32>, %c0: tensor<4x8xf32>, %c1: tensor<4x8xf3
 
 // -----
 
-// Index expressions that are not loops (a convolution's d0 + d1), dynamic
+// A convolution: the input's spatial dimensions are read through windows
+// (d1 * 2 + d4) and get factors of their own (p, q); those and every loop a
+// window reads (output rows and columns j, k, kernel rows and columns m, n)
+// need replication. Batch (i) and output features (l) pass through, input
+// features (o) are a reduction.
+// CHECK-LABEL: func @convolution
+func.func @convolution(%x: tensor<2x10x10x3xf32>, %k: tensor<3x3x3x8xf32>, %c: tensor<2x4x4x8xf32>) -> tensor<2x4x4x8xf32> {
+  // CHECK: linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, sdy.sharding_rule = #sdy.op_sharding_rule<([i, p, q, o],[m, n, o, l],[i, j, k, l])->([i, j, k, l]) {i=2, j=4, k=4, l=8, m=3, n=3, o=3, p=10, q=10} reduction={o} need_replication={j, k, m, n, p, q}>
+  %0 = linalg.conv_2d_nhwc_hwcf {dilations = dense<1> : tensor<2xi64>, strides = dense<2> : tensor<2xi64>} ins(%x, %k : tensor<2x10x10x3xf32>, tensor<3x3x3x8xf32>) outs(%c : tensor<2x4x4x8xf32>) -> tensor<2x4x4x8xf32>
+  return %0 : tensor<2x4x4x8xf32>
+}
+
+// -----
+
+// A generic reading a window (jaxlib's reduce_window: a cumsum), dynamic
 // loop sizes and buffers: no rule.
 // CHECK-LABEL: func @no_rule
-func.func @no_rule(%x: tensor<10xf32>, %k: tensor<3xf32>, %c: tensor<8xf32>, %d: tensor<?x4xf32>, %e: tensor<?x4xf32>, %m: memref<4xf32>) -> (tensor<8xf32>, tensor<?x4xf32>) {
-  // CHECK: linalg.conv_1d
+func.func @no_rule(%p: tensor<8x15xf32>, %w: tensor<8xf32>, %i: tensor<8x8xf32>, %d: tensor<?x4xf32>, %e: tensor<?x4xf32>, %m: memref<4xf32>) -> (tensor<8x8xf32>, tensor<?x4xf32>) {
+  // CHECK: linalg.generic
   // CHECK-NOT: sdy.sharding_rule
-  %0 = linalg.conv_1d ins(%x, %k : tensor<10xf32>, tensor<3xf32>) outs(%c : tensor<8xf32>) -> tensor<8xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1 + d2)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%p, %w : tensor<8x15xf32>, tensor<8xf32>) outs(%i : tensor<8x8xf32>) {
+  ^bb0(%in: f32, %unused: f32, %out: f32):
+    %s = arith.addf %out, %in : f32
+    linalg.yield %s : f32
+  } -> tensor<8x8xf32>
   // CHECK: linalg.copy
   // CHECK-NOT: sdy.sharding_rule
   %1 = linalg.copy ins(%d : tensor<?x4xf32>) outs(%e : tensor<?x4xf32>) -> tensor<?x4xf32>
   // CHECK: linalg.exp
   // CHECK-NOT: sdy.sharding_rule
   linalg.exp ins(%m : memref<4xf32>) outs(%m : memref<4xf32>)
-  return %0, %1 : tensor<8xf32>, tensor<?x4xf32>
+  return %0, %1 : tensor<8x8xf32>, tensor<?x4xf32>
 }
 
 // -----
