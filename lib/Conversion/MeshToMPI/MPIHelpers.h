@@ -20,6 +20,16 @@ Value buildGroupComm(OpBuilder &builder, Location loc, mesh::MeshOp mesh,
 /// the element count.
 Value flattenBuffer(OpBuilder &builder, Location loc, Value buffer);
 
+/// Writes `tensor` into `buffer` here (`bufferization.materialize_in_destination`).
+/// The collectives read their tensors this way, not through a
+/// `bufferization.to_buffer`: one-shot bufferization sees the read where it
+/// stands, and no CSE can merge it into an earlier read of the same tensor
+/// whose buffer an op in between may have reused (a wrong answer).
+void copyInto(OpBuilder &builder, Location loc, Value tensor, Value buffer);
+
+/// A new identity-layout buffer holding `tensor` (copyInto a fresh alloc).
+Value bufferCopy(OpBuilder &builder, Location loc, Value tensor);
+
 /// all_gather and all_to_all as point-to-point transfers (send / recv) in a
 /// loop over the group: a ring for all_gather ((g-1)*b bytes sent
 /// per device), pairwise exchange for all_to_all ((g-1)/g*b).

@@ -46,6 +46,22 @@ Value mlir::meshsdy::buildGroupComm(OpBuilder &builder, Location loc,
       .getNewcomm();
 }
 
+void mlir::meshsdy::copyInto(OpBuilder &builder, Location loc, Value tensor,
+                             Value buffer) {
+  bufferization::MaterializeInDestinationOp::create(
+      builder, loc, Type(), tensor, buffer, /*restrict=*/false,
+      /*writable=*/true);
+}
+
+Value mlir::meshsdy::bufferCopy(OpBuilder &builder, Location loc,
+                                Value tensor) {
+  auto type = cast<RankedTensorType>(tensor.getType());
+  Value buffer = memref::AllocOp::create(
+      builder, loc, MemRefType::get(type.getShape(), type.getElementType()));
+  copyInto(builder, loc, tensor, buffer);
+  return buffer;
+}
+
 Value mlir::meshsdy::flattenBuffer(OpBuilder &builder, Location loc,
                                    Value buffer) {
   auto type = cast<MemRefType>(buffer.getType());
@@ -232,13 +248,13 @@ struct AllReduceAsMPI : OpRewritePattern<AllReduceOp> {
     Value comm = meshsdy::buildGroupComm(rewriter, loc, mesh, axes);
 
     auto bufferType = MemRefType::get(input.getShape(), input.getElementType());
-    Value send = bufferization::ToBufferOp::create(rewriter, loc, bufferType,
-                                                   op.getInput());
+    Value send = meshsdy::bufferCopy(rewriter, loc, op.getInput());
     Value recv = memref::AllocOp::create(rewriter, loc, bufferType);
     // The mpi-to-llvm lowering passes the size of a buffer's first
     // dimension as the element count: the reduction sees 1-D views.
     mpi::AllReduceOp::create(rewriter, loc, Type(), meshsdy::flattenBuffer(rewriter, loc, send),
                              meshsdy::flattenBuffer(rewriter, loc, recv), *reduction, comm);
+    memref::DeallocOp::create(rewriter, loc, send);
     Value reduced = bufferization::ToTensorOp::create(
         rewriter, loc, result, recv, /*restrict=*/true, /*writable=*/true);
     if (op.getReduction() == ReductionKind::Average)

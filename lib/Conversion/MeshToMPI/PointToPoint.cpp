@@ -75,15 +75,13 @@ Value toBlocks(OpBuilder &builder, Location loc, Value value, int64_t axis,
                          moveDim(type.getRank() + 1, axis, 0));
 }
 
-/// `toBlocks` as a (read-only) buffer, with its type.
+/// `toBlocks` in a new buffer, with its type.
 std::pair<Value, MemRefType> blocksBuffer(OpBuilder &builder, Location loc,
                                           Value value, int64_t axis,
                                           int64_t count) {
-  auto blocks = cast<TypedValue<RankedTensorType>>(
-      toBlocks(builder, loc, value, axis, count));
-  auto type = MemRefType::get(blocks.getType().getShape(),
-                              blocks.getType().getElementType());
-  return {bufferization::ToBufferOp::create(builder, loc, type, blocks), type};
+  Value buffer =
+      meshsdy::bufferCopy(builder, loc, toBlocks(builder, loc, value, axis, count));
+  return {buffer, cast<MemRefType>(buffer.getType())};
 }
 
 /// The inverse of `toBlocks`: block k becomes piece k of `axis`.
@@ -215,8 +213,11 @@ Value exchangeBlocks(PatternRewriter &rewriter, Location loc, MeshOp mesh,
   group.me = buildInGroupIndex(rewriter, loc, mesh, axes);
   group.count = arith::ConstantIndexOp::create(rewriter, loc, count);
   group.one = arith::ConstantIndexOp::create(rewriter, loc, 1);
-  memref::CopyOp::create(rewriter, loc, ownBlock,
-                         blockView(rewriter, loc, target, group.me));
+  Value ownTarget = blockView(rewriter, loc, target, group.me);
+  if (isa<RankedTensorType>(ownBlock.getType()))
+    meshsdy::copyInto(rewriter, loc, ownBlock, ownTarget);
+  else
+    memref::CopyOp::create(rewriter, loc, ownBlock, ownTarget);
   scf::ForOp::create(rewriter, loc, group.one, group.count, group.one,
                      ValueRange{},
                      [&](OpBuilder &body, Location, Value s, ValueRange) {
@@ -250,9 +251,8 @@ struct AllGatherAsRing : OpRewritePattern<AllGatherOp> {
     llvm::append_range(blocksShape, input.getShape());
     Value blocks = memref::AllocOp::create(
         rewriter, loc, MemRefType::get(blocksShape, input.getElementType()));
-    Value own = bufferization::ToBufferOp::create(
-        rewriter, loc, MemRefType::get(input.getShape(), input.getElementType()),
-        op.getInput());
+    // The input itself: written into its block where it is read.
+    Value own = op.getInput();
     rewriter.replaceOp(
         op, exchangeBlocks(
                 rewriter, loc, mesh, op.getMeshAxes(), count, blocks, own,
@@ -293,20 +293,18 @@ struct AllToAllAsExchanges : OpRewritePattern<AllToAllOp> {
     Value target = memref::AllocOp::create(rewriter, loc, bufferType);
     // The device's own block stays: it is copied from source to target.
     Value me = buildInGroupIndex(rewriter, loc, mesh, op.getMeshAxes());
-    rewriter.replaceOp(
-        op, exchangeBlocks(
-                rewriter, loc, mesh, op.getMeshAxes(), count, target,
-                blockView(rewriter, loc, source, me),
-                op.getConcatAxis().getSExtValue(), op.getType(),
-                [&](OpBuilder &body, Value s, const Group &group) {
-                  Value to = addMod(body, loc, group.me, s, group.count);
-                  Value back =
-                      arith::SubIOp::create(body, loc, group.count, s);
-                  Value from = addMod(body, loc, group.me, back, group.count);
-                  exchange(body, loc, group.comm, group.me, group.count, s,
-                           source, to, target, from, group.sendBuffer,
-                           group.recvBuffer);
-                }));
+    Value result = exchangeBlocks(
+        rewriter, loc, mesh, op.getMeshAxes(), count, target,
+        blockView(rewriter, loc, source, me), op.getConcatAxis().getSExtValue(),
+        op.getType(), [&](OpBuilder &body, Value s, const Group &group) {
+          Value to = addMod(body, loc, group.me, s, group.count);
+          Value back = arith::SubIOp::create(body, loc, group.count, s);
+          Value from = addMod(body, loc, group.me, back, group.count);
+          exchange(body, loc, group.comm, group.me, group.count, s, source, to,
+                   target, from, group.sendBuffer, group.recvBuffer);
+        });
+    memref::DeallocOp::create(rewriter, loc, source);
+    rewriter.replaceOp(op, result);
     return success();
   }
 };
@@ -390,9 +388,8 @@ struct ReduceScatterAsRing : OpRewritePattern<ReduceScatterOp> {
         rewriter, loc, op.getInput(), op.getScatterAxis().getSExtValue(), count);
     auto pieceType = MemRefType::get(bufferType.getShape().drop_front(),
                                      bufferType.getElementType());
-    // The partial sums accumulate in place: a copy of the blocks.
-    Value blocks = memref::AllocOp::create(rewriter, loc, bufferType);
-    memref::CopyOp::create(rewriter, loc, blocksIn, blocks);
+    // The partial sums accumulate in place, in the copy of the blocks.
+    Value blocks = blocksIn;
     Value sendBuffer = memref::AllocOp::create(rewriter, loc, pieceType);
     Value recvBuffer = memref::AllocOp::create(rewriter, loc, pieceType);
     Value comm = meshsdy::buildGroupComm(rewriter, loc, mesh, op.getMeshAxes());
@@ -501,12 +498,7 @@ struct UpdateHaloAsExchanges : OpRewritePattern<UpdateHaloOp> {
       return rewriter.notifyMatchFailure(op, "checked by the pass");
     Location loc = op.getLoc();
     auto bufferType = MemRefType::get(type.getShape(), type.getElementType());
-    Value buffer = memref::AllocOp::create(rewriter, loc, bufferType);
-    memref::CopyOp::create(
-        rewriter, loc,
-        bufferization::ToBufferOp::create(rewriter, loc, bufferType,
-                                          op.getDestination()),
-        buffer);
+    Value buffer = meshsdy::bufferCopy(rewriter, loc, op.getDestination());
     ArrayRef<int64_t> halos = op.getStaticHaloSizes();
     size_t pair = 0;
     for (auto [dim, axesAttr] : llvm::enumerate(op.getSplitAxes().getAxes())) {

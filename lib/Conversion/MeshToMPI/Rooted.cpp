@@ -55,13 +55,7 @@ void recvBuffer(OpBuilder &b, Location loc, Value buffer, Value peer,
 
 /// A fresh identity-layout copy of `tensor`, which the transfers may write.
 Value bufferOf(OpBuilder &b, Location loc, Value tensor) {
-  auto type = cast<RankedTensorType>(tensor.getType());
-  auto memrefType = MemRefType::get(type.getShape(), type.getElementType());
-  Value buffer = memref::AllocOp::create(b, loc, memrefType);
-  memref::CopyOp::create(
-      b, loc, bufferization::ToBufferOp::create(b, loc, memrefType, tensor),
-      buffer);
-  return buffer;
+  return meshsdy::bufferCopy(b, loc, tensor);
 }
 
 Value tensorOf(OpBuilder &b, Location loc, Value buffer, Type type) {

@@ -9,9 +9,13 @@ mesh.mesh @mesh_2x2(shape = 2x2)
 // CHECK:         %[[WORLD:.*]] = mpi.comm_world : !mpi.comm
 // CHECK:         %[[RANK:.*]] = mpi.comm_rank(%[[WORLD]]) : i32
 // CHECK:         %[[COMM:.*]] = mpi.comm_split(%[[WORLD]], %{{.*}}, %{{.*}}) : !mpi.comm
-// CHECK:         %[[SEND:.*]] = bufferization.to_buffer %[[A]] : tensor<4xf32> to memref<4xf32>
+// The tensor is read where the collective stands, into a buffer of its own
+// (a to_buffer read could be merged with another by CSE, see MPIHelpers.h).
+// CHECK:         %[[SEND:.*]] = memref.alloc() : memref<4xf32>
+// CHECK:         bufferization.materialize_in_destination %[[A]] in writable %[[SEND]] : (tensor<4xf32>, memref<4xf32>) -> ()
 // CHECK:         %[[RECV:.*]] = memref.alloc() : memref<4xf32>
 // CHECK:         mpi.allreduce(%[[SEND]], %[[RECV]], MPI_MAX, %[[COMM]]) : memref<4xf32>, memref<4xf32>
+// CHECK:         memref.dealloc %[[SEND]] : memref<4xf32>
 // CHECK:         %[[R:.*]] = bufferization.to_tensor %[[RECV]] restrict writable : memref<4xf32> to tensor<4xf32>
 // CHECK:         return %[[R]]
 // CHECK-NOT:     mesh.all_reduce
@@ -42,13 +46,15 @@ mesh.mesh @mesh_4(shape = 4)
 // MPI's lowering counts elements by a buffer's first dimension: buffers of
 // rank 2 are reduced through 1-D views, rank-0 ones through a 1-element view.
 // CHECK-LABEL: func.func @all_reduce_any_rank
+// CHECK:         %[[SEND:.*]] = memref.alloc() : memref<4x16xi32>
 // CHECK:         %[[RECV:.*]] = memref.alloc() : memref<4x16xi32>
 // CHECK-DAG:     %[[RECV1D:.*]] = memref.collapse_shape %[[RECV]] {{\[\[}}0, 1]] : memref<4x16xi32> into memref<64xi32>
-// CHECK-DAG:     %[[SEND1D:.*]] = memref.collapse_shape %{{.*}} {{\[\[}}0, 1]] : memref<4x16xi32> into memref<64xi32>
+// CHECK-DAG:     %[[SEND1D:.*]] = memref.collapse_shape %[[SEND]] {{\[\[}}0, 1]] : memref<4x16xi32> into memref<64xi32>
 // CHECK:         mpi.allreduce(%[[SEND1D]], %[[RECV1D]], MPI_SUM, %{{.*}}) : memref<64xi32>, memref<64xi32>
+// CHECK:         %[[SEND0:.*]] = memref.alloc() : memref<f64>
 // CHECK:         %[[RECV0:.*]] = memref.alloc() : memref<f64>
 // CHECK-DAG:     %[[RECV0V:.*]] = memref.expand_shape %[[RECV0]] [] output_shape [1] : memref<f64> into memref<1xf64>
-// CHECK-DAG:     %[[SEND0V:.*]] = memref.expand_shape %{{.*}} [] output_shape [1] : memref<f64> into memref<1xf64>
+// CHECK-DAG:     %[[SEND0V:.*]] = memref.expand_shape %[[SEND0]] [] output_shape [1] : memref<f64> into memref<1xf64>
 // CHECK:         mpi.allreduce(%[[SEND0V]], %[[RECV0V]], MPI_MIN, %{{.*}}) : memref<1xf64>, memref<1xf64>
 func.func @all_reduce_any_rank(%a: tensor<4x16xi32>, %b: tensor<f64>) -> (tensor<4x16xi32>, tensor<f64>) {
   %r = mesh.all_reduce %a on @mesh_4 mesh_axes = [0] : tensor<4x16xi32> -> tensor<4x16xi32>
@@ -76,7 +82,7 @@ mesh.mesh @mesh_4(shape = 4)
 // CHECK:         %[[RANK:.*]] = mpi.comm_rank
 // CHECK:         %[[COMM:.*]] = mpi.comm_split
 // CHECK:         %[[MINE:.*]] = memref.subview %[[BLOCKS]][%{{.*}}, 0] [1, 2] [1, 1]
-// CHECK:         memref.copy %{{.*}}, %[[MINE]]
+// CHECK:         bufferization.materialize_in_destination %[[A]] in writable %[[MINE]]
 // CHECK:         scf.for %{{.*}} = %[[C1]] to %[[C4]] step %[[C1]] {
 // CHECK:           memref.copy %{{.*}}, %[[OUT]]
 // CHECK:           scf.if %{{.*}} {
@@ -199,7 +205,7 @@ mesh.mesh @mesh_4(shape = 4)
 // blocking sends and receives, edge devices keep their halos.
 // CHECK-LABEL: func.func @update_halo
 // CHECK:         %[[BUF:.*]] = memref.alloc() : memref<7x3xf32>
-// CHECK:         memref.copy %{{.*}}, %[[BUF]]
+// CHECK:         bufferization.materialize_in_destination %{{.*}} in writable %[[BUF]]
 // CHECK:         %[[LAST:.*]] = memref.subview %[[BUF]][4, 0] [1, 3] [1, 1]
 // CHECK:         scf.if
 // CHECK:           mpi.send
@@ -279,4 +285,23 @@ func.func @halo_wider_than_core(%arg0: tensor<5x3xf32>) -> tensor<5x3xf32> {
   // expected-error @+1 {{'mesh.update_halo' op unsupported by convert-mesh-to-mpi: halos of 3 and 0 on dimension 0 are wider than the core of the local 5 elements}}
   %0 = mesh.update_halo %arg0 on @mesh_4 split_axes = [[0]] halo_sizes = [3, 0] : tensor<5x3xf32>
   return %0 : tensor<5x3xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// One value gathered twice is read twice, each where its all_gather stands:
+// CSE (in this test's pipeline) cannot merge the reads, so one-shot
+// bufferization sees the second and keeps the value's buffer until then.
+// CHECK-LABEL: func.func @gathered_twice
+// CHECK-SAME:    (%[[Z:.*]]: tensor<4x8xf32>
+// CHECK:         bufferization.materialize_in_destination %[[Z]] in writable
+// CHECK:         mpi.send
+// CHECK:         bufferization.materialize_in_destination %[[Z]] in writable
+// CHECK:         mpi.send
+func.func @gathered_twice(%z: tensor<4x8xf32>) -> (tensor<4x16xf32>, tensor<8x8xf32>) {
+  %g1 = mesh.all_gather %z on @mesh_2x2 mesh_axes = [1] gather_axis = 1 : tensor<4x8xf32> -> tensor<4x16xf32>
+  %g2 = mesh.all_gather %z on @mesh_2x2 mesh_axes = [0] gather_axis = 0 : tensor<4x8xf32> -> tensor<8x8xf32>
+  return %g1, %g2 : tensor<4x16xf32>, tensor<8x8xf32>
 }
