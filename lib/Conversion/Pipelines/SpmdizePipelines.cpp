@@ -68,13 +68,12 @@ getMeshPartitionStages(const SpmdizePipelineOptions &options) {
            return;
          }
          pm.addPass(createConvertMeshToMPIPass());
-         // No CSE after convert-mesh-to-mpi: it reads each collective's
-         // tensor through a `bufferization.to_buffer` right where it sends
-         // it, and CSE would merge two reads of one tensor into the first,
-         // leaving the second to read a buffer that one-shot bufferization,
-         // which sees no later use, may already have reused (a wrong answer:
-         // two all_gathers of one value, the second gathering what an op in
-         // between wrote).
+         // No CSE after convert-mesh-to-mpi, a second guard: it reads each
+         // collective's tensor where it stands (MPIHelpers.h copyInto); an
+         // earlier lowering read through `bufferization.to_buffer`, which
+         // CSE merged into a previous read whose buffer one-shot
+         // bufferization had reused (a wrong answer: two all_gathers of one
+         // value, the second gathering what an op in between wrote).
          pm.addPass(createQuietCanonicalizePass());
        }},
   };
