@@ -35,6 +35,7 @@ command exits 1 if a row moves more bytes than both.
 from __future__ import annotations
 
 import argparse
+import functools
 import math
 import re
 import sys
@@ -240,9 +241,11 @@ def _tolerance(source: str) -> Callable[[np.dtype], float]:
 # --- JAX models ----------------------------------------------------------------
 
 
+@functools.cache
 def _xla(name: str):  # noqa: ANN202
     """JAX zoo model `name` lowered (with its arguments placed) and XLA's
-    side of it."""
+    side of it; once per model in a run (a JAX row and the PyTorch row it
+    is the same-layout twin of)."""
     import jax
     import jax_zoo
 

@@ -76,8 +76,12 @@ _IN_USE_SECONDS = 600
 def _prune_cache(directory: Path, *, now: float | None = None) -> list[Path]:
     """Removes the least recently used programs (by modification time, which
     a cache hit refreshes) from `directory` until the rest fit in the limit;
-    returns those removed. Programs used in the last ten minutes stay."""
-    limit = int(os.environ.get("MESHSDY_CACHE_MAX_MB", CACHE_MAX_MB)) * 1024 * 1024
+    returns those removed. Programs used in the last ten minutes stay.
+    Raises BuildError when $MESHSDY_CACHE_MAX_MB is not a number."""
+    setting = os.environ.get("MESHSDY_CACHE_MAX_MB", str(CACHE_MAX_MB))
+    if not setting.isdigit():
+        raise BuildError(f"MESHSDY_CACHE_MAX_MB must be a whole number of megabytes, not {setting!r}")
+    limit = int(setting) * 1024 * 1024
     now = time.time() if now is None else now
     entries = []
     for path in directory.glob("*.so"):

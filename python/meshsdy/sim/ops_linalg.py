@@ -376,6 +376,14 @@ def _map(op: ir.OpView, cc: Compiler) -> Kernel:
     return _structured(op, cc, maps, red, takes_outputs=n_args == len(op.operation.operands))
 
 
+def _unindexed_by(output_maps: list[ir.AffineMap], n: int) -> list[bool]:
+    """Per loop of `n`, whether no output map indexes it: the reductions
+    of an op whose iterator types are not written on it."""
+    indexed = {ir.AffineDimExpr(e).position for m in output_maps for e in m.results
+               if isinstance(e, ir.AffineDimExpr)}
+    return [d not in indexed for d in range(n)]
+
+
 def _dims_map(n: int, dims: list[int]) -> ir.AffineMap:
     return ir.AffineMap.get(n, 0, [ir.AffineDimExpr.get(d) for d in dims])
 
@@ -411,9 +419,7 @@ def _contraction(op: ir.OpView, cc: Compiler) -> Kernel:
             n, dims, red = _CONTRACTIONS[name]
             given = [_dims_map(n, d) for d in dims]
             return _structured(op, cc, given, red)
-        n = given[0].n_dims
-        out_dims = {ir.AffineDimExpr(e).position for e in given[-1].results if isinstance(e, ir.AffineDimExpr)}
-        return _structured(op, cc, given, [d not in out_dims for d in range(n)])
+        return _structured(op, cc, given, _unindexed_by(given[-1:], given[0].n_dims))
     dt = _out_dtypes(op)[0]
     if _is_16_bit_float(dt) and name not in ("linalg.matmul", "linalg.batch_matmul"):
         # 16-bit floats (numpy's einsum takes no bf16): the op's body, step
@@ -467,9 +473,7 @@ def _named_structured(op: ir.OpView, cc: Compiler) -> Kernel | None:
     n_in, n_out = _segments(op)
     if len(maps) != n_in + n_out:
         return None
-    indexed = {ir.AffineDimExpr(e).position for m in maps[n_in:] for e in m.results
-               if isinstance(e, ir.AffineDimExpr)}
-    return _structured(op, cc, maps, [d not in indexed for d in range(maps[0].n_dims)])
+    return _structured(op, cc, maps, _unindexed_by(maps[n_in:], maps[0].n_dims))
 
 
 @register("linalg.fill")

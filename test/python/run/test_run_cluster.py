@@ -72,6 +72,16 @@ def test_the_cache_keeps_the_programs_used_last_within_its_limit(tmp_path: Path,
     assert [p.name for p in tmp_path.glob("*.so")] == ["in-use.so"]
 
 
+def test_a_cache_limit_that_is_no_number_is_named(tmp_path: Path, monkeypatch) -> None:  # noqa: ANN001
+    import pytest
+
+    from meshsdy.run import build
+
+    monkeypatch.setenv("MESHSDY_CACHE_MAX_MB", "1G")
+    with pytest.raises(build.BuildError, match="MESHSDY_CACHE_MAX_MB must be a whole number of megabytes, not '1G'"):
+        build._prune_cache(tmp_path)
+
+
 def test_a_cache_hit_marks_the_program_used(tmp_path: Path) -> None:
     cache = tmp_path / "cache"
     assert _run(["--ranks", "4"], cache).returncode == 0
