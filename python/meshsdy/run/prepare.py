@@ -14,6 +14,7 @@ from mlir import ir
 from mlir.passmanager import PassManager
 
 from .. import pipeline, sim
+from ..pipeline.report import mesh_shapes
 from ..resources import ElidedResourceError
 from ..sim.annotations import boundary_shardings
 from ..sim.cli import error_line
@@ -81,6 +82,20 @@ def _check_function(module: ir.Module, func: str, partitioned: bool) -> None:
         _runnable_types(ftype.results, "a result")
 
 
+def _device_mesh(module: ir.Module, ranks: int) -> sim.Mesh:
+    """The devices the partitioned `module` runs on. A program without any
+    mesh has nothing to partition: it runs whole, on one rank."""
+    if not mesh_shapes(module):
+        if ranks != 1:
+            raise RunError(f"the program has no mesh.mesh, so it runs whole on 1 rank, not {ranks} "
+                           "(write one, e.g. `mesh.mesh @mesh(shape = 2)`, and shard on it)")
+        return sim.Mesh((1,))
+    try:
+        return pipeline.device_mesh(module)
+    except ValueError as e:
+        raise RunError(str(e)) from None
+
+
 def prepare(source: str, func: str, inputs: Sequence[np.ndarray], *, ranks: int,
             partitioned: bool = False) -> Prepared:
     """Partitions `source` (unless `partitioned`: then it is the output of
@@ -111,10 +126,7 @@ def prepare(source: str, func: str, inputs: Sequence[np.ndarray], *, ranks: int,
         arg_types = _runnable_types(_global_types(func_op, "arguments", local.inputs), "an argument")
         if len(inputs) != len(arg_types):
             raise RunError(f"@{func} takes {len(arg_types)} inputs, got {len(inputs)}")
-        try:
-            mesh = pipeline.device_mesh(module)
-        except ValueError as e:
-            raise RunError(str(e)) from None
+        mesh = _device_mesh(module, ranks)
         devices = mesh.num_devices
         if devices != ranks:
             raise RunError(f"the program's mesh has {devices} devices, but {ranks} ranks were asked for")

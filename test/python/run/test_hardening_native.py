@@ -294,10 +294,14 @@ func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 """
 
 
-def test_cli_asks_for_a_mesh_in_one_line(tmp_path: Path) -> None:
-    """A program without a mesh is refused with what to write, in the
-    runner's words (not the comparison helper's it goes through)."""
-    done = _cli(tmp_path, NO_MESH, "--func", "f", "--ranks", "1")
+def test_program_without_a_mesh_runs_whole_on_one_rank(tmp_path: Path) -> None:
+    """Nothing to partition: the program runs whole on one rank, natively,
+    and agrees with numpy; on more ranks it is refused with what to write,
+    in the runner's words (not the comparison helper's it goes through)."""
+    x = np.linspace(-2, 2, 4, dtype=np.float32)
+    (got,) = mpirun.run(NO_MESH, "f", [x], ranks=1)
+    np.testing.assert_allclose(got, np.tanh(x), rtol=1e-6)
+    done = _cli(tmp_path, NO_MESH, "--func", "f", "--ranks", "2")
     assert done.returncode == 2
-    assert done.stderr == ("error: the program needs one mesh shape to run on devices, found no mesh.mesh "
+    assert done.stderr == ("error: the program has no mesh.mesh, so it runs whole on 1 rank, not 2 "
                            "(write one, e.g. `mesh.mesh @mesh(shape = 2)`, and shard on it)\n")
