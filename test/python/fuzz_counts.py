@@ -9,13 +9,18 @@ simulator and counts how each ended:
   partitioned by `mesh-spmdize-pipeline` with a traversal drawn from the seed.
 
 Each program goes through `meshsdy.pipeline.partition_and_compare` (the
-PassManager verifies after every pass). Outcomes:
+PassManager verifies after every pass). With `--native`, a program that
+agrees in the simulator is also run natively (`meshsdy.run`: lowered to
+`mpi` and LLVM, one MPI rank per device of its mesh) and must agree with
+the original's simulated outputs too (slower: a second or more a program,
+more on meshes of 16 or 32 devices). Outcomes:
 
 - agree: partitioned == original in the simulator;
 - refused: an MLIRError carrying a documented refusal (`unsupported`, and
   for mesh programs the contradictions `test_spmd_edge_fuzz` documents),
   grouped by message;
-- wrong: the two disagree (or the simulator rejects the partitioned program);
+- wrong: the two disagree (or the simulator rejects the partitioned program;
+  with --native, also: the native run disagrees or fails, "native: ...");
 - invalid: an MLIRError without a documented refusal (a verifier message
   after a pass: invalid IR; or an undocumented error);
 - crash: the process died (an abort) or hung past --timeout;
@@ -43,6 +48,10 @@ from collections import Counter
 from collections.abc import Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from meshsdy.pipeline import Comparison
 
 HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
@@ -86,7 +95,7 @@ def _first_error(error: Exception) -> str:
     return re.sub(r"\s+", " ", line).strip()[:160]
 
 
-def classify(generator: str, seed: int) -> dict:
+def classify(generator: str, seed: int, native: bool = False) -> dict:
     """One program's outcome: {"outcome": ..., "message": ...}."""
     import numpy as np
     from mlir import ir
@@ -125,13 +134,39 @@ def classify(generator: str, seed: int) -> dict:
         return {"outcome": "wrong", "message": f"{type(e).__name__} at {where}: {_first_error(e)}"}
     if not comparison.agrees():
         return {"outcome": "wrong", "message": f"disagree (max |diff| {comparison.max_abs_error:.3g})"}
+    if native:
+        return _classify_native(comparison, func, inputs)
+    return {"outcome": "agree", "message": ""}
+
+
+def _classify_native(comparison: Comparison, func: str, inputs: Sequence) -> dict:
+    """The partitioned program of `comparison` run on MPI ranks against the
+    original's simulated outputs, with the simulator's tolerances."""
+    import numpy as np
+    from mlir import ir
+
+    import meshsdy.pipeline as pipeline
+    import meshsdy.run as native_run
+    from meshsdy.sim.tolerance import agree, max_abs_difference
+
+    with ir.Context():
+        ranks = pipeline.device_mesh(ir.Module.parse(comparison.partitioned)).num_devices
+    try:
+        got = native_run.run(comparison.partitioned, func, list(inputs), ranks=ranks, partitioned=True,
+                             timeout=240)
+    except native_run.RunError as e:
+        return {"outcome": "wrong", "message": f"native: {_first_error(e)}"}
+    for i, (g, want, tol) in enumerate(zip(got, comparison.expected, comparison.tolerances, strict=True)):
+        if not agree(np.asarray(g), np.asarray(want), tol, tol):
+            return {"outcome": "wrong", "message": f"native: output {i} disagrees on {ranks} ranks "
+                                                   f"(max |diff| {max_abs_difference(g, want):.3g})"}
     return {"outcome": "agree", "message": ""}
 
 
 # -- child processes ------------------------------------------------------------
 
 
-def _worker(generator: str, seeds: Sequence[int]) -> None:
+def _worker(generator: str, seeds: Sequence[int], native: bool = False) -> None:
     """Prints `start SEED` before and one JSON line after each program."""
     os.environ.setdefault("PYTHONHASHSEED", "0")
     abort_at = os.environ.get("FUZZ_COUNTS_ABORT_AT")  # tests of the crash guard
@@ -139,12 +174,12 @@ def _worker(generator: str, seeds: Sequence[int]) -> None:
         print(f"start {seed}", flush=True)
         if abort_at == str(seed):
             os.abort()
-        result = classify(generator, seed)
+        result = classify(generator, seed, native)
         result["seed"] = seed
         print(json.dumps(result), flush=True)
 
 
-def run_batch(generator: str, seeds: Sequence[int], timeout: float = 300.0) -> list[dict]:
+def run_batch(generator: str, seeds: Sequence[int], timeout: float = 300.0, native: bool = False) -> list[dict]:
     """Runs `seeds` in child processes: a child that dies (or hangs for
     `timeout` seconds on one program) costs that program a crash; the rest
     go to a new child."""
@@ -152,7 +187,7 @@ def run_batch(generator: str, seeds: Sequence[int], timeout: float = 300.0) -> l
     todo = list(seeds)
     while todo:
         cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "--generator", generator,
-               "--seeds", *map(str, todo)]
+               *(["--native"] if native else []), "--seeds", *map(str, todo)]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env={**os.environ, "PYTHONHASHSEED": "0"})
         current: int | None = None
@@ -193,11 +228,11 @@ def run_batch(generator: str, seeds: Sequence[int], timeout: float = 300.0) -> l
 
 
 def run(generator: str, seeds: Iterable[int], *, jobs: int = 2, batch: int = 50,
-        timeout: float = 300.0) -> list[dict]:
+        timeout: float = 300.0, native: bool = False) -> list[dict]:
     seeds = list(seeds)
     batches = [seeds[i:i + batch] for i in range(0, len(seeds), batch)]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        parts = list(pool.map(lambda b: run_batch(generator, b, timeout), batches))
+        parts = list(pool.map(lambda b: run_batch(generator, b, timeout, native), batches))
     return sorted((r for part in parts for r in part), key=lambda r: r["seed"])
 
 
@@ -226,17 +261,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds one program may take")
     parser.add_argument("--show", type=int, metavar="SEED", help="print the program of SEED and exit")
     parser.add_argument("--json", help="also write every outcome to this file")
+    parser.add_argument("--native", action="store_true",
+                        help="also run each agreeing program natively on MPI ranks (meshsdy.run)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--seeds", type=int, nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        _worker(args.generator, args.seeds or [])
+        _worker(args.generator, args.seeds or [], args.native)
         return 0
     if args.show is not None:
         print(source_of(args.generator, args.show)[0], end="")
         return 0
     results = run(args.generator, range(args.start, args.start + args.programs), jobs=args.jobs,
-                  batch=args.batch, timeout=args.timeout)
+                  batch=args.batch, timeout=args.timeout, native=args.native)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
     print(report(results))

@@ -4,7 +4,8 @@ bugs were found with (`sdy_programs.Generator(seed, extended=True)`,
 `fuzz_counts.py` runs them: each program partitioned with the verifier on
 after every pass and compared with the original in the simulator, in child
 processes so that an abort is counted, not fatal. 1,000 of each:
-`python test/python/fuzz_counts.py --generator sdy|mesh --programs 1000`."""
+`python test/python/fuzz_counts.py --generator sdy|mesh --programs 1000`
+(`--native`: also run on MPI ranks)."""
 
 from __future__ import annotations
 
@@ -95,3 +96,31 @@ def test_extended_programs_have_no_stablehlo_form_when_they_use_upstream_only_op
     program = next(p for p in (Generator(s, extended=True).program() for s in range(50)) if not p.has_shardy)
     with pytest.raises(ValueError, match="only ours_text"):
         program.shardy_text
+
+
+def test_native_mode_runs_the_partitioned_program_on_ranks() -> None:
+    """--native: a program the simulator agrees on also runs on MPI ranks;
+    the same run against tampered expected outputs is a wrong answer named
+    as the native run's (so the ranks' outputs are what is compared)."""
+    import dataclasses
+
+    import numpy as np
+
+    import meshsdy.pipeline as pipeline
+
+    text, func, inputs, traversal = fuzz_counts.source_of("sdy", 4)  # 4 devices
+    comparison = pipeline.partition_and_compare(text, func, inputs, traversal=traversal)
+    assert comparison.agrees()
+    assert fuzz_counts._classify_native(comparison, func, inputs) == {"outcome": "agree", "message": ""}
+    tampered = dataclasses.replace(comparison, expected=[np.asarray(e) + 1 for e in comparison.expected])
+    result = fuzz_counts._classify_native(tampered, func, inputs)
+    assert result["outcome"] == "wrong" and result["message"].startswith("native: output 0 disagrees on 4 ranks")
+
+
+def test_native_sample_agrees() -> None:
+    """Meshes of 1, 4 and 8 devices."""
+    seeds = [2, 5, 6, 7]
+    results = fuzz_counts.run_batch("sdy", seeds, native=True)
+    assert sorted(r["seed"] for r in results) == seeds
+    if any(r["outcome"] not in fuzz_counts.GOOD for r in results):
+        pytest.fail(fuzz_counts.report(results), pytrace=False)
