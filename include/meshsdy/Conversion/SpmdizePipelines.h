@@ -69,7 +69,8 @@ getMeshSpmdizeStages(const SpmdizePipelineOptions &options);
 /// "sdy-propagation", "sdy-export" (sdy-propagation-pipeline's three),
 /// "sdy-to-mesh" (explicit reshards, reshards to collectives,
 /// convert-sdy-to-mesh), then those of `mesh-spmdize-pipeline` after
-/// "prepare".
+/// "prepare", with "propagation" empty unless debug-sharding-origins asks
+/// for its locations (the bridge annotated every value already).
 SmallVector<PipelineStage>
 getSdySpmdizeStages(const SpmdizePipelineOptions &options);
 

@@ -5,8 +5,10 @@
 // result is optionally lowered. sdy-spmdize-pipeline: Shardy's propagation
 // decides every sharding, explicit reshards make each op locally
 // computable, the bridge turns both into mesh annotations, and the mesh
-// pipeline partitions (its propagation only fills in the operand
-// annotations each op's model needs: every value is annotated).
+// pipeline partitions. Mesh propagation is not run again there: every value
+// the bridge annotates already holds what its users need, and
+// mesh-spmdization derives each op's loops from its operands as held and
+// its results as annotated (running it changed no partitioned program).
 //
 //===----------------------------------------------------------------------===//
 
@@ -103,7 +105,13 @@ mlir::meshsdy::getSdySpmdizeStages(const SpmdizePipelineOptions &options) {
                       pm.addNestedPass<func::FuncOp>(
                           mesh::createMeshGatherPartialReductions());
                     }});
-  llvm::append_range(stages, getMeshPartitionStages(options));
+  for (PipelineStage &stage : getMeshPartitionStages(options)) {
+    // Kept, empty, so that the stage names are the same in both pipelines;
+    // with debug-sharding-origins it runs, for the locations it writes.
+    if (stage.name == "propagation" && !options.debugShardingOrigins)
+      stage.addPasses = [](OpPassManager &) {};
+    stages.push_back(std::move(stage));
+  }
   return stages;
 }
 
@@ -154,7 +162,8 @@ void mlir::meshsdy::registerSpmdizePipelines() {
       "Partition an sdy-annotated program into its per-device form "
       "(sdy-propagation-pipeline, sdy-insert-explicit-reshards, "
       "sdy-reshard-to-collectives, convert-sdy-to-mesh, then "
-      "mesh-spmdize-pipeline with the same options)",
+      "mesh-spmdize-pipeline with the same options, without its "
+      "propagation)",
       [](OpPassManager &pm, const SpmdizePipelineOptions &options) {
         addStages(pm, getSdySpmdizeStages(options));
       });
