@@ -2,6 +2,7 @@
 
 #include "meshsdy/InitMeshsdy.h"
 
+#include "meshsdy/Conversion/MeshToMPI/MeshToMPI.h"
 #include "meshsdy/Conversion/Passes.h"
 #include "meshsdy/Conversion/SpmdizePipelines.h"
 #include "meshsdy/Dialect/Mesh/IR/MeshDialect.h"
@@ -19,6 +20,7 @@ void mlir::meshsdy::registerAllDialects(DialectRegistry &registry) {
   registerShardingInterfaceExternalModels(registry);
   registerShardingRuleExternalModels(registry);
   registerScfDataFlowModels(registry);
+  registerMPIMemoryEffectModels(registry);
 }
 
 void mlir::meshsdy::registerAllPasses() {

@@ -8,7 +8,11 @@ LLVM dialect, with upstream passes and two steps of ours in between.
    n ops is one loop nest and one buffer, not n).
 2. Buffers (`BUFFER_STAGE`): one-shot bufferization (identity layouts at
    function boundaries), results as out-parameters, the static buffers of
-   the results written in place (`hoist-static-allocs`); then each f32/f64
+   the results written in place (`hoist-static-allocs`), and every buffer
+   freed (`buffer-deallocation-pipeline`: one-shot bufferization frees
+   none, and a call that leaks them makes the next call fault fresh pages
+   in; the frees convert-mesh-to-mpi wrote for its send buffers are dropped
+   first, the pass refuses them, and it frees those buffers too); then each f32/f64
    `linalg.contract` becomes a call of the runtime's GEMM driver
    (lib/Runtime/Contract.c, OpenBLAS underneath).
 3. Math that vectorizes: `math.erf`/`math.erfc` on f32, f16 and bf16 as
@@ -35,9 +39,10 @@ from ..resources import check_resources
 from .asserts import route_asserts
 from .contract import contractions_to_calls, protect_contractions
 from .expand import expand_isinf
+from ._ir import ops_named
 from .mathfns import expand_erf
 
-__all__ = ["BUFFER_STAGE", "LLVM_STAGE", "LOWERING", "TENSOR_STAGE", "lower_to_llvm"]
+__all__ = ["BUFFER_STAGE", "LLVM_STAGE", "LOWERING", "TENSOR_STAGE", "drop_deallocs", "lower_to_llvm"]
 
 #: Elementwise ops to linalg, named ops to generics.
 TENSOR_STAGE = "builtin.module(func.func(convert-elementwise-to-linalg),linalg-morph-ops{named-to-generic})"
@@ -47,7 +52,8 @@ BUFFER_STAGE = (
     "builtin.module(linalg-fuse-elementwise-ops,"
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map"
     " allow-return-allocs-from-loops},"
-    "buffer-results-to-out-params{modify-public-functions hoist-static-allocs})"
+    "buffer-results-to-out-params{modify-public-functions hoist-static-allocs},"
+    "buffer-deallocation-pipeline)"
 )
 
 #: After the contractions became calls: loops, math, LLVM. Math ops after
@@ -68,6 +74,17 @@ LLVM_STAGE = (
 LOWERING = (TENSOR_STAGE, BUFFER_STAGE, LLVM_STAGE)
 
 
+def drop_deallocs(module: ir.Module) -> None:
+    """Erases each `memref.dealloc` of a `memref.alloc` (those
+    convert-mesh-to-mpi writes for the buffers it sends from):
+    buffer-deallocation-pipeline refuses a program that frees buffers
+    itself, and frees these at the end of their block."""
+    for dealloc in ops_named(module, "memref.dealloc"):
+        source = dealloc.operands[0].owner
+        if not isinstance(source, ir.Block) and source.name == "memref.alloc":
+            dealloc.erase()
+
+
 def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
     """Lowers a partitioned module whose collectives are mpi ops to the LLVM
     dialect, in place (the `mesh.mesh` symbols are dropped: nothing refers
@@ -85,6 +102,7 @@ def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
             '#dlti.map<"MPI:Implementation" = "MPICH">')
         expand_isinf(module)
         asserts = route_asserts(module)
+        drop_deallocs(module)
         PassManager.parse(TENSOR_STAGE).run(module.operation)
         if blas:
             protect_contractions(module)
