@@ -103,8 +103,9 @@ def protect_contractions(module: ir.Module) -> int:
         if not _is_blas_contraction(op) or not isinstance(op.operands[2].type, ir.RankedTensorType):
             continue
         maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+        init = _own_fill(op.operands[2], op)
         with op.location, ir.InsertionPoint(op):
-            contract = linalg.contract(op.operands[0], op.operands[1], outs=[op.operands[2]], indexing_maps=maps)
+            contract = linalg.contract(op.operands[0], op.operands[1], outs=[init], indexing_maps=maps)
         new = contract.owner if isinstance(contract, ir.OpResult) else contract
         try:
             ok = new.verify()
@@ -117,6 +118,21 @@ def protect_contractions(module: ir.Module) -> int:
         op.erase()
         count += 1
     return count
+
+
+def _own_fill(init: ir.Value, user: ir.Operation) -> ir.Value:
+    """`init`, or a copy of the fill that defines it, made just before
+    `user`, when other ops read that fill too (CSE merges the zero inits of
+    every matmul): one-shot bufferization would otherwise fill one buffer
+    and copy it into each contraction's output; a fill of its own is
+    written in place there."""
+    owner = init.owner
+    if isinstance(owner, ir.Block) or owner.name != "linalg.generic" or len(list(init.uses)) < 2:
+        return init
+    # A fill: scalars in, one tensor out.
+    if len(owner.results) != 1 or any(isinstance(v.type, ir.ShapedType) for v in list(owner.operands)[:-1]):
+        return init
+    return owner.clone(ir.InsertionPoint(user)).results[0]
 
 
 def _operand_map(m: ir.AffineMap) -> int:
