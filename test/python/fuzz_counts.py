@@ -159,8 +159,8 @@ def _classify_native(comparison: Comparison, func: str, inputs: Sequence) -> dic
                              timeout=240)
     except native_run.RunError as e:
         # What the runner and the mpi lowering say they do not take
-        # (docs/mpi.md, "What is still missing"): uneven pieces of a result,
-        # collectives of dynamic shapes.
+        # (docs/mpi.md, "What is still missing"): a dynamic global shape,
+        # a collective of a dynamic local shape.
         outcome = "refused" if any(w in str(e) for w in NATIVE_DOCUMENTED) else "wrong"
         return {"outcome": outcome, "message": f"native: {_first_error(e)}"}
     for i, (g, want, tol) in enumerate(zip(got, comparison.expected, comparison.tolerances, strict=True)):

@@ -21,7 +21,7 @@ from mpi4py import MPI  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from meshsdy.run.rank import AssertionFailed, build_on_host, dtype, load_program  # noqa: E402
+from meshsdy.run.rank import AssertionFailed, build_on_host, dtype, load_program, output_shape  # noqa: E402
 
 
 def _stage(work: Path, rank: int, stage: str) -> None:
@@ -68,7 +68,7 @@ def _run(work: Path, rank: int) -> None:
     with np.load(work / f"in{rank}.npz") as data:
         inputs = [np.ascontiguousarray(data[f"arr_{i}"]).view(dtype(name))
                   for i, name in enumerate(meta["inputs"])]
-    outputs = [np.zeros(o["shape"], dtype=dtype(o["dtype"])) for o in meta["outputs"]]
+    outputs = [np.zeros(output_shape(o, rank), dtype=dtype(o["dtype"])) for o in meta["outputs"]]
     _stage(work, rank, "compiling")
     built = build_on_host(MPI.COMM_WORLD, (work / "module.mlir").read_text(), opt_level=meta["opt_level"],
                           cache=meta["cache"], scratch=work / "build")

@@ -54,7 +54,7 @@ def run_launched(source: str, func: str, make_inputs: Callable[[], list[np.ndarr
     from mpi4py import MPI
 
     from .prepare import prepare
-    from .rank import build_on_host, load_program
+    from .rank import build_on_host, load_program, output_shape
 
     comm = MPI.COMM_WORLD
     rank, size = comm.Get_rank(), comm.Get_size()
@@ -79,7 +79,7 @@ def run_launched(source: str, func: str, make_inputs: Callable[[], list[np.ndarr
         built = build_on_host(comm, llvm_text, opt_level=opt_level, cache=cache, scratch=scratch)
         program = load_program(built.path, func, threads=threads,
                                on_failed_assert=_on_failed_assert(comm, rank, meta.get("asserts", [])))
-        outputs = [np.zeros(o["shape"], dtype=_dtype(o["dtype"])) for o in meta["outputs"]]
+        outputs = [np.zeros(output_shape(o, rank), dtype=_dtype(o["dtype"])) for o in meta["outputs"]]
         comm.Barrier()
         run_s = program(pieces, outputs)
     except Exception as e:  # noqa: BLE001

@@ -119,7 +119,11 @@ def prepare(source: str, func: str, inputs: Sequence[np.ndarray], *, ranks: int,
             raise RunError(f"partitioning failed: {error_line(e)}") from None
         func_op = _function(module, func)
         local = ir.FunctionType(ir.TypeAttr(func_op.attributes["function_type"]).value)
-        out_types = _runnable_types(local.results, "a result")
+        # A result split unevenly has a dynamic local type: its global one
+        # is checked, and each rank's shape computed below.
+        global_outs = _runnable_types(_global_types(func_op, "results", local.results), "a result")
+        out_types = [t if not isinstance(t, ir.ShapedType) or t.has_static_shape else g
+                     for t, g in zip(local.results, global_outs, strict=True)]
         boundary = boundary_shardings(module, func)
         arg_shardings, out_shardings = boundary or ([sim.Sharding()] * len(local.inputs),
                                                     [sim.Sharding()] * len(local.results))
@@ -132,6 +136,7 @@ def prepare(source: str, func: str, inputs: Sequence[np.ndarray], *, ranks: int,
             raise RunError(f"the program's mesh has {devices} devices, but {ranks} ranks were asked for")
         wrap_scalars(func_op)
         llvm_text, meta, arg_dtypes = _lowered(module, arg_types, out_types)
+        _local_output_shapes(meta, local.results, out_shardings, mesh)
 
     # Scalars and 0-d tensors are sharded too: one partial over an axis is
     # held by one device of each group, the others hold the neutral element.
@@ -192,6 +197,18 @@ def prepare_unpartitioned(source: str, func: str, inputs: Sequence[np.ndarray]) 
     values = [_global_input(x, t, d, i)
               for i, (x, t, d) in enumerate(zip(inputs, arg_types, arg_dtypes, strict=True))]
     return Prepared(llvm_text, meta, [values])
+
+
+def _local_output_shapes(meta: dict, local: Sequence[ir.Type], shardings: Sequence[sim.Sharding],
+                         mesh: sim.Mesh) -> None:
+    """Gives each output of `meta` its shape on each device ("shapes", by
+    rank) where its local type is dynamic (a result split unevenly: the
+    ranks hold pieces of different sizes), from its global shape
+    (meshsdy.run.rank.output_shape reads it)."""
+    for out, local_type, sharding in zip(meta["outputs"], local, shardings, strict=True):
+        if isinstance(local_type, ir.ShapedType) and not local_type.has_static_shape:
+            whole = np.zeros(out["shape"], dtype=np.int8)
+            out["shapes"] = [list(piece.shape) for piece in sim.shard(whole, sharding, mesh)]
 
 
 def _global_types(func_op: ir.Operation, kind: str, local: Sequence[ir.Type]) -> list[ir.Type]:

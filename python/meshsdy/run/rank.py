@@ -39,6 +39,12 @@ def dtype(name: str) -> np.dtype:
     return np.dtype(name)
 
 
+def output_shape(out: dict, rank: int) -> list[int]:
+    """The shape on `rank` of an output the runner's meta describes: its
+    own where the ranks' pieces differ (a result split unevenly)."""
+    return out["shapes"][rank] if "shapes" in out else out["shape"]
+
+
 def build_on_host(comm: MPI.Comm, llvm_text: str, *, opt_level: int, cache: bool, scratch: Path) -> Built:
     """The program's shared object, built by one rank per host (the first
     of `comm` on it) while the others wait; every rank of the host gets it.

@@ -4,8 +4,8 @@ checked against numpy in f32 and f64 on odd sizes (transposed operands, a
 batch, an output whose layout the BLAS cannot write, a matvec, a dot to a
 0-d tensor, a broadcast operand, elementwise producers and consumers fused
 around a contraction); the types the BLAS does not take (bf16, i32) stay
-loops and stay right; uneven (dynamic) pieces and a reduction split on an
-odd K on 2 ranks; every buffer freed, and the memory freed kept for the
+loops and stay right; uneven (dynamic) pieces, in and out, and a reduction
+split on an odd K on 2 ranks; every buffer freed, and the memory freed kept for the
 next call."""
 
 from __future__ import annotations
@@ -177,6 +177,48 @@ func.func @f(%a: tensor<7x5xf32>, %b: tensor<5x3xf32>) -> (tensor<7x3xf32>, tens
   return %mr, %kr : tensor<7x3xf32>, tensor<7x3xf32>
 }
 """
+
+
+UNEVEN_RESULTS = """
+mesh.mesh @mesh(shape = 2)
+func.func @f(%a: tensor<7x5xf32>, %b: tensor<5x3xf32>) -> (tensor<7x3xf32>, tensor<7xf32>, tensor<7x3xf32>) {
+  %rows = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %ar = mesh.shard %a to %rows : tensor<7x5xf32>
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<7x3xf32>
+  %f = linalg.fill ins(%zero : f32) outs(%e : tensor<7x3xf32>) -> tensor<7x3xf32>
+  %m = linalg.matmul ins(%ar, %b : tensor<7x5xf32>, tensor<5x3xf32>) outs(%f : tensor<7x3xf32>) -> tensor<7x3xf32>
+  %mr = mesh.shard %m to %rows : tensor<7x3xf32>
+  %e1 = tensor.empty() : tensor<7xf32>
+  %f1 = linalg.fill ins(%zero : f32) outs(%e1 : tensor<7xf32>) -> tensor<7xf32>
+  %s = linalg.reduce ins(%m : tensor<7x3xf32>) outs(%f1 : tensor<7xf32>) dimensions = [1]
+    (%x: f32, %acc: f32) {
+      %y = arith.addf %x, %acc : f32
+      linalg.yield %y : f32
+    }
+  %sr = mesh.shard %s to %rows : tensor<7xf32>
+  %t = math.tanh %m : tensor<7x3xf32>
+  return %mr, %sr, %t : tensor<7x3xf32>, tensor<7xf32>, tensor<7x3xf32>
+}
+"""
+
+
+def test_results_split_unevenly_come_back_whole() -> None:
+    """7 rows on 2 ranks: 4 and 3 (each rank's result has a dynamic local
+    type, its out-buffer the size of its own piece), assembled whole."""
+    rng = np.random.default_rng(6)
+    a, b = rng.standard_normal((7, 5)).astype(np.float32), rng.standard_normal((5, 3)).astype(np.float32)
+    with ir.Context():
+        import meshsdy.pipeline as pipeline
+
+        module = ir.Module.parse(UNEVEN_RESULTS)
+        pipeline.spmdize(module)
+        assert "tensor<?x3xf32>, tensor<?xf32>" in str(module)
+    m, s, t = mpirun.run(UNEVEN_RESULTS, "f", [a, b], ranks=2, timeout=180)
+    want = a.astype(np.float64) @ b
+    np.testing.assert_allclose(m, want, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(s, want.sum(axis=1), rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(t, np.tanh(want), rtol=1e-5, atol=1e-5)
 
 
 def test_uneven_pieces_and_an_odd_split_k_on_2_ranks() -> None:
