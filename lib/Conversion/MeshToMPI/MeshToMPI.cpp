@@ -34,13 +34,23 @@ Value mlir::meshsdy::buildGroupComm(OpBuilder &builder, Location loc,
                                       buildInGroupIndex(builder, loc, mesh,
                                                         dims));
   };
+  ArrayRef<int64_t> shape = mesh.getShape();
   SmallVector<MeshAxis> outer;
-  for (MeshAxis dim = 0; dim < static_cast<MeshAxis>(mesh.getShape().size());
-       ++dim)
+  for (MeshAxis dim = 0; dim < static_cast<MeshAxis>(shape.size()); ++dim)
     if (!llvm::is_contained(axes, dim))
       outer.push_back(dim);
   auto commType = mpi::CommType::get(builder.getContext());
   Value world = mpi::CommWorldOp::create(builder, loc, commType);
+  // Every device, in the world's order (axes of size 1 aside): the group is
+  // the world itself. A split would run on every call of the function and
+  // its communicator would never be freed (the mpi dialect has no free).
+  auto sized = [&](ArrayRef<MeshAxis> dims) {
+    return llvm::to_vector(llvm::make_filter_range(
+        dims, [&](MeshAxis dim) { return shape[dim] != 1; }));
+  };
+  if (sized(outer).empty() &&
+      llvm::is_sorted(sized(axes)))
+    return world;
   return mpi::CommSplitOp::create(builder, loc, Type(), commType, world,
                                   rowMajor(outer), rowMajor(axes))
       .getNewcomm();

@@ -79,8 +79,9 @@ mesh.mesh @mesh_4(shape = 4)
 // CHECK-DAG:     %[[BLOCKS:.*]] = memref.alloc() : memref<4x2xi32>
 // CHECK-DAG:     %[[OUT:.*]] = memref.alloc() : memref<2xi32>
 // CHECK-DAG:     %[[IN:.*]] = memref.alloc() : memref<2xi32>
-// CHECK:         %[[RANK:.*]] = mpi.comm_rank
-// CHECK:         %[[COMM:.*]] = mpi.comm_split
+// CHECK:         %[[COMM:.*]] = mpi.comm_world
+// CHECK:         %[[RANK:.*]] = mpi.comm_rank(%[[COMM]])
+// CHECK-NOT:     mpi.comm_split
 // CHECK:         %[[MINE:.*]] = memref.subview %[[BLOCKS]][%{{.*}}, 0] [1, 2] [1, 1]
 // CHECK:         bufferization.materialize_in_destination %[[A]] in writable %[[MINE]]
 // CHECK:         scf.for %{{.*}} = %[[C1]] to %[[C4]] step %[[C1]] {
@@ -304,4 +305,27 @@ func.func @gathered_twice(%z: tensor<4x8xf32>) -> (tensor<4x16xf32>, tensor<8x8x
   %g1 = mesh.all_gather %z on @mesh_2x2 mesh_axes = [1] gather_axis = 1 : tensor<4x8xf32> -> tensor<4x16xf32>
   %g2 = mesh.all_gather %z on @mesh_2x2 mesh_axes = [0] gather_axis = 0 : tensor<4x8xf32> -> tensor<8x8xf32>
   return %g1, %g2 : tensor<4x16xf32>, tensor<8x8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+mesh.mesh @mesh_1x4(shape = 1x4)
+
+// A group of every device, in the world's order (axes of size 1 aside), is
+// MPI_COMM_WORLD: no split, which would run on every call and never be
+// freed. The same devices in another order need one (its ranks are
+// numbered in that order).
+// CHECK-LABEL: func.func @whole_world_groups
+// CHECK:         %[[WORLD:.*]] = mpi.comm_world
+// CHECK:         mpi.allreduce(%{{.*}}, %{{.*}}, MPI_SUM, %[[WORLD]])
+// CHECK:         mpi.allreduce(%{{.*}}, %{{.*}}, MPI_SUM, %[[WORLD]])
+// CHECK:         %[[SPLIT:.*]] = mpi.comm_split(%[[WORLD]], %{{.*}}, %{{.*}})
+// CHECK:         mpi.allreduce(%{{.*}}, %{{.*}}, MPI_SUM, %[[SPLIT]])
+// CHECK-NOT:     mpi.comm_split
+func.func @whole_world_groups(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = mesh.all_reduce %a on @mesh_2x2 mesh_axes = [0, 1] : tensor<4xf32> -> tensor<4xf32>
+  %1 = mesh.all_reduce %a on @mesh_1x4 mesh_axes = [1] : tensor<4xf32> -> tensor<4xf32>
+  %2 = mesh.all_reduce %a on @mesh_2x2 mesh_axes = [1, 0] : tensor<4xf32> -> tensor<4xf32>
+  return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
