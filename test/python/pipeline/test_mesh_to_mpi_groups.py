@@ -4,7 +4,8 @@ meshsdy.sim does not run `mpi` ops, so this evaluates the index arithmetic
 that feeds `mpi.comm_split` for every rank, and checks that the ranks with one
 color are exactly one group of the mesh (same coordinates on the other axes)
 and that the keys order each group row-major over the reduced axes, in the
-order the op names them.
+order the op names them; and that a group of every device in the world's
+order takes the world communicator, with no split.
 """
 
 from __future__ import annotations
@@ -52,7 +53,7 @@ def split_operands(source: str, rank: int) -> tuple[int, int]:
 
 @pytest.mark.parametrize(
     ("mesh", "axes"),
-    [((4,), (0,)), ((2, 3), (1,)), ((2, 3), (1, 0)), ((2, 3, 2), (2, 0)), ((2, 2, 3), (0, 2, 1))],
+    [((2, 3), (1,)), ((2, 3), (1, 0)), ((2, 3, 2), (2, 0)), ((2, 2, 3), (0, 2, 1)), ((1, 4, 2), (2, 1))],
 )
 def test_comm_split_colors_are_the_groups_and_keys_their_order(mesh: tuple[int, ...], axes: tuple[int, ...]) -> None:
     shape = "x".join(map(str, mesh))
@@ -84,3 +85,24 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {{
             for a in axes:
                 expected = expected * mesh[a] + coords[a]
             assert key == expected
+
+
+@pytest.mark.parametrize(("mesh", "axes"), [((4,), (0,)), ((2, 3), (0, 1)), ((1, 4), (1,)), ((2, 1, 3), (0, 2))])
+def test_a_group_of_every_device_in_world_order_is_the_world(mesh: tuple[int, ...], axes: tuple[int, ...]) -> None:
+    """Every device, ordered row-major as the ranks are (axes of size 1
+    aside): the all_reduce runs on the world communicator, no split."""
+    shape = "x".join(map(str, mesh))
+    source = f"""
+mesh.mesh @m(shape = {shape})
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {{
+  %0 = mesh.all_reduce %x on @m mesh_axes = [{", ".join(map(str, axes))}] : tensor<4xf32> -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}}
+"""
+    with ir.Context():
+        module = ir.Module.parse(source)
+        PassManager.parse("builtin.module(convert-mesh-to-mpi)").run(module.operation)
+        ops = list(module.body.operations[1].regions[0].blocks[0].operations)
+        allreduce = next(op for op in ops if op.operation.name == "mpi.allreduce")
+        assert allreduce.operands[2].owner.name == "mpi.comm_world"
+        assert not any(op.operation.name == "mpi.comm_split" for op in ops)
