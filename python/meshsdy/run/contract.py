@@ -23,6 +23,8 @@ generic and becomes loops, as before.
 
 from __future__ import annotations
 
+import itertools
+
 from mlir import ir
 
 from ._ir import ops_named
@@ -127,7 +129,10 @@ def _own_fill(init: ir.Value, user: ir.Operation) -> ir.Value:
     and copy it into each contraction's output; a fill of its own is
     written in place there."""
     owner = init.owner
-    if isinstance(owner, ir.Block) or owner.name != "linalg.generic" or len(list(init.uses)) < 2:
+    # Whether there is a second reader, not how many: a fill shared by n
+    # contractions is asked n times.
+    shared = next(itertools.islice(init.uses, 1, None), None) is not None
+    if isinstance(owner, ir.Block) or owner.name != "linalg.generic" or not shared:
         return init
     # A fill: scalars in, one tensor out.
     if len(owner.results) != 1 or any(isinstance(v.type, ir.ShapedType) for v in list(owner.operands)[:-1]):
