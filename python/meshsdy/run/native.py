@@ -79,7 +79,6 @@ def load_runtime(threads: int) -> ctypes.CDLL:
     """Loads the shared libraries (RTLD_GLOBAL) and the BLAS with `threads`
     threads; returns the runtime. Raises OSError if the runtime cannot be
     loaded or its BLAS is missing."""
-    keep_freed_memory()
     runtime = None
     for path in shared_libraries():
         lib = ctypes.CDLL(path, mode=ctypes.RTLD_GLOBAL)

@@ -21,7 +21,7 @@ import numpy as np
 from mpi4py import MPI
 
 from .build import BuildError, Built, build_shared_object
-from .native import load_runtime
+from .native import keep_freed_memory, load_runtime
 
 __all__ = ["AssertionFailed", "Program", "build_on_host", "dtype", "load_program"]
 
@@ -112,9 +112,11 @@ class Program:
 
 def load_program(path: Path, func: str, *, threads: int, on_failed_assert: Callable[[int], None]) -> Program:
     """Loads the runtime (with its BLAS on `threads` threads) and the
-    program at `path`; `on_failed_assert(number)` is called when a
+    program at `path`, and makes this process keep the memory the program
+    frees for its next call; `on_failed_assert(number)` is called when a
     `cf.assert` fails (it must not return). Raises RuntimeError naming a
     function with no definition."""
+    keep_freed_memory()
     runtime = load_runtime(threads)
     handler = ctypes.CFUNCTYPE(None, ctypes.c_int64)(on_failed_assert)
     runtime.meshsdy_runtime_set_assert_handler(handler)
