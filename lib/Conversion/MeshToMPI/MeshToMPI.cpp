@@ -48,8 +48,7 @@ Value mlir::meshsdy::buildGroupComm(OpBuilder &builder, Location loc,
     return llvm::to_vector(llvm::make_filter_range(
         dims, [&](MeshAxis dim) { return shape[dim] != 1; }));
   };
-  if (sized(outer).empty() &&
-      llvm::is_sorted(sized(axes)))
+  if (sized(outer).empty() && llvm::is_sorted(sized(axes)))
     return world;
   return mpi::CommSplitOp::create(builder, loc, Type(), commType, world,
                                   rowMajor(outer), rowMajor(axes))
