@@ -256,16 +256,17 @@ struct AllReduceAsMPI : OpRewritePattern<AllReduceOp> {
 
     Value comm = meshsdy::buildGroupComm(rewriter, loc, mesh, axes);
 
-    auto bufferType = MemRefType::get(input.getShape(), input.getElementType());
-    Value send = meshsdy::bufferCopy(rewriter, loc, op.getInput());
-    Value recv = memref::AllocOp::create(rewriter, loc, bufferType);
+    // The input is copied into the result's buffer, which is reduced in
+    // place: one buffer sends and receives, so mpi-to-llvm passes
+    // MPI_IN_PLACE and MPI makes no copy of its own.
+    Value buffer = meshsdy::bufferCopy(rewriter, loc, op.getInput());
     // The mpi-to-llvm lowering passes the size of a buffer's first
     // dimension as the element count: the reduction sees 1-D views.
-    mpi::AllReduceOp::create(rewriter, loc, Type(), meshsdy::flattenBuffer(rewriter, loc, send),
-                             meshsdy::flattenBuffer(rewriter, loc, recv), *reduction, comm);
-    memref::DeallocOp::create(rewriter, loc, send);
+    Value flat = meshsdy::flattenBuffer(rewriter, loc, buffer);
+    mpi::AllReduceOp::create(rewriter, loc, Type(), flat, flat, *reduction,
+                             comm);
     Value reduced = bufferization::ToTensorOp::create(
-        rewriter, loc, result, recv, /*restrict=*/true, /*writable=*/true);
+        rewriter, loc, result, buffer, /*restrict=*/true, /*writable=*/true);
     if (op.getReduction() == ReductionKind::Average)
       reduced = meshsdy::divideByCount(
           rewriter, loc, reduced, collectiveProcessGroupSize(axes, shape));

@@ -10,13 +10,15 @@ mesh.mesh @mesh_2x2(shape = 2x2)
 // CHECK:         %[[RANK:.*]] = mpi.comm_rank(%[[WORLD]]) : i32
 // CHECK:         %[[COMM:.*]] = mpi.comm_split(%[[WORLD]], %{{.*}}, %{{.*}}) : !mpi.comm
 // The tensor is read where the collective stands, into a buffer of its own
-// (a to_buffer read could be merged with another by CSE, see MPIHelpers.h).
-// CHECK:         %[[SEND:.*]] = memref.alloc() : memref<4xf32>
-// CHECK:         bufferization.materialize_in_destination %[[A]] in writable %[[SEND]] : (tensor<4xf32>, memref<4xf32>) -> ()
-// CHECK:         %[[RECV:.*]] = memref.alloc() : memref<4xf32>
-// CHECK:         mpi.allreduce(%[[SEND]], %[[RECV]], MPI_MAX, %[[COMM]]) : memref<4xf32>, memref<4xf32>
-// CHECK:         memref.dealloc %[[SEND]] : memref<4xf32>
-// CHECK:         %[[R:.*]] = bufferization.to_tensor %[[RECV]] restrict writable : memref<4xf32> to tensor<4xf32>
+// (a to_buffer read could be merged with another by CSE, see MPIHelpers.h),
+// which is reduced in place: the same buffer sends and receives, so that
+// mpi-to-llvm passes MPI_IN_PLACE.
+// CHECK:         %[[BUF:.*]] = memref.alloc() : memref<4xf32>
+// CHECK:         bufferization.materialize_in_destination %[[A]] in writable %[[BUF]] : (tensor<4xf32>, memref<4xf32>) -> ()
+// CHECK-NOT:     memref.alloc
+// CHECK:         mpi.allreduce(%[[BUF]], %[[BUF]], MPI_MAX, %[[COMM]]) : memref<4xf32>, memref<4xf32>
+// CHECK-NOT:     memref.dealloc
+// CHECK:         %[[R:.*]] = bufferization.to_tensor %[[BUF]] restrict writable : memref<4xf32> to tensor<4xf32>
 // CHECK:         return %[[R]]
 // CHECK-NOT:     mesh.all_reduce
 func.func @all_reduce(%arg0: tensor<4xf32>) -> tensor<4xf32> {
@@ -46,16 +48,12 @@ mesh.mesh @mesh_4(shape = 4)
 // MPI's lowering counts elements by a buffer's first dimension: buffers of
 // rank 2 are reduced through 1-D views, rank-0 ones through a 1-element view.
 // CHECK-LABEL: func.func @all_reduce_any_rank
-// CHECK:         %[[SEND:.*]] = memref.alloc() : memref<4x16xi32>
-// CHECK:         %[[RECV:.*]] = memref.alloc() : memref<4x16xi32>
-// CHECK-DAG:     %[[RECV1D:.*]] = memref.collapse_shape %[[RECV]] {{\[\[}}0, 1]] : memref<4x16xi32> into memref<64xi32>
-// CHECK-DAG:     %[[SEND1D:.*]] = memref.collapse_shape %[[SEND]] {{\[\[}}0, 1]] : memref<4x16xi32> into memref<64xi32>
-// CHECK:         mpi.allreduce(%[[SEND1D]], %[[RECV1D]], MPI_SUM, %{{.*}}) : memref<64xi32>, memref<64xi32>
-// CHECK:         %[[SEND0:.*]] = memref.alloc() : memref<f64>
-// CHECK:         %[[RECV0:.*]] = memref.alloc() : memref<f64>
-// CHECK-DAG:     %[[RECV0V:.*]] = memref.expand_shape %[[RECV0]] [] output_shape [1] : memref<f64> into memref<1xf64>
-// CHECK-DAG:     %[[SEND0V:.*]] = memref.expand_shape %[[SEND0]] [] output_shape [1] : memref<f64> into memref<1xf64>
-// CHECK:         mpi.allreduce(%[[SEND0V]], %[[RECV0V]], MPI_MIN, %{{.*}}) : memref<1xf64>, memref<1xf64>
+// CHECK:         %[[BUF:.*]] = memref.alloc() : memref<4x16xi32>
+// CHECK:         %[[BUF1D:.*]] = memref.collapse_shape %[[BUF]] {{\[\[}}0, 1]] : memref<4x16xi32> into memref<64xi32>
+// CHECK:         mpi.allreduce(%[[BUF1D]], %[[BUF1D]], MPI_SUM, %{{.*}}) : memref<64xi32>, memref<64xi32>
+// CHECK:         %[[BUF0:.*]] = memref.alloc() : memref<f64>
+// CHECK:         %[[BUF0V:.*]] = memref.expand_shape %[[BUF0]] [] output_shape [1] : memref<f64> into memref<1xf64>
+// CHECK:         mpi.allreduce(%[[BUF0V]], %[[BUF0V]], MPI_MIN, %{{.*}}) : memref<1xf64>, memref<1xf64>
 func.func @all_reduce_any_rank(%a: tensor<4x16xi32>, %b: tensor<f64>) -> (tensor<4x16xi32>, tensor<f64>) {
   %r = mesh.all_reduce %a on @mesh_4 mesh_axes = [0] : tensor<4x16xi32> -> tensor<4x16xi32>
   %s = mesh.all_reduce %b on @mesh_4 mesh_axes = [0] reduction = <min> : tensor<f64> -> tensor<f64>
