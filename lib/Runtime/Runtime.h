@@ -33,4 +33,14 @@ typedef void (*MeshsdyAssertHandler)(int64_t number);
 void meshsdy_runtime_set_assert_handler(MeshsdyAssertHandler handler);
 void _mlir_ciface_meshsdy_assert_failed(int64_t number);
 
+/* MPI_Comm_split (MPICH's handles), called once per parent, color and key
+ * in a program: later calls get the communicator of the first from `table`,
+ * the program's own (a global it starts as NULL). The per-rank code calls
+ * this instead of splitting on each call, which leaked a communicator a
+ * call until MPICH had none left (about 2000 calls; the split then failed
+ * and the collective reduced nothing). Sound because convert-mesh-to-mpi
+ * gives each split of the world colors of its own (assignGroupColors): one
+ * parent, color and key is one split, on every rank. */
+int meshsdy_comm_split(void **table, int32_t parent, int32_t color, int32_t key, int32_t *newcomm);
+
 #endif

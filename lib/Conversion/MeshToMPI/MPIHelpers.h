@@ -12,8 +12,24 @@ namespace mlir::meshsdy {
 /// The communicator of the running device's group over `axes`: MPI_COMM_WORLD
 /// split by the index of the group (row-major over the other axes), ranked
 /// by the in-group index (row-major over `axes`, in their order).
+/// A split carries which split of the world it is (kGroupAttr) until
+/// assignGroupColors gives it colors of its own.
 Value buildGroupComm(OpBuilder &builder, Location loc, mesh::MeshOp mesh,
                      ArrayRef<mesh::MeshAxis> axes);
+
+/// The attribute of an `mpi.comm_split` built by buildGroupComm: the mesh
+/// shape, -1, the grouped axes in their order.
+inline constexpr llvm::StringLiteral kGroupAttr = "meshsdy.group";
+
+/// Gives each split of the world under `root` (each mesh shape and grouped
+/// axes, in their order) colors of its own, the group index plus an offset,
+/// and drops kGroupAttr. Two splits with the same color and key on a device
+/// then split the world the same way on every device, so that a runtime
+/// may keep one communicator per parent, color and key (meshsdy.run does,
+/// lib/Runtime/Comms.c) instead of splitting, and leaking a communicator,
+/// on every call: MPICH has about 2000. Fails, with an error, past 2^31
+/// colors.
+LogicalResult assignGroupColors(Operation *root);
 
 /// A 1-D view of the identity-layout buffer `buffer` (itself if 1-D): the
 /// mpi-to-llvm lowering passes the size of a buffer's first dimension as

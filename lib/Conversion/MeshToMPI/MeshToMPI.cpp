@@ -17,6 +17,9 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <limits>
+#include <map>
+
 namespace mlir::meshsdy {
 #define GEN_PASS_DEF_CONVERTMESHTOMPIPASS
 #include "meshsdy/Conversion/Passes.h.inc"
@@ -50,9 +53,53 @@ Value mlir::meshsdy::buildGroupComm(OpBuilder &builder, Location loc,
   };
   if (sized(outer).empty() && llvm::is_sorted(sized(axes)))
     return world;
-  return mpi::CommSplitOp::create(builder, loc, Type(), commType, world,
-                                  rowMajor(outer), rowMajor(axes))
-      .getNewcomm();
+  auto split = mpi::CommSplitOp::create(builder, loc, Type(), commType, world,
+                                        rowMajor(outer), rowMajor(axes));
+  // Which split of the world this is, for assignGroupColors.
+  SmallVector<int64_t> identity(shape);
+  identity.push_back(-1);
+  llvm::append_range(identity, axes);
+  split->setAttr(kGroupAttr, builder.getDenseI64ArrayAttr(identity));
+  return split.getNewcomm();
+}
+
+LogicalResult mlir::meshsdy::assignGroupColors(Operation *root) {
+  std::map<SmallVector<int64_t>, int64_t> offsets;
+  int64_t next = 0;
+  WalkResult result = root->walk([&](mpi::CommSplitOp split) {
+    auto identity = split->getAttrOfType<DenseI64ArrayAttr>(kGroupAttr);
+    if (!identity)
+      return WalkResult::advance();
+    ArrayRef<int64_t> key = identity.asArrayRef();
+    auto [it, inserted] = offsets.try_emplace(SmallVector<int64_t>(key), next);
+    if (inserted) {
+      // As many colors as groups: the product of the other axes' sizes.
+      const int64_t *mark = llvm::find(key, -1);
+      ArrayRef<int64_t> shape(key.begin(), mark);
+      ArrayRef<int64_t> axes(mark + 1, key.end());
+      int64_t groups = 1;
+      for (auto [axis, size] : llvm::enumerate(shape))
+        if (!llvm::is_contained(axes, static_cast<int64_t>(axis)))
+          groups *= size;
+      next += groups;
+      if (next > std::numeric_limits<int32_t>::max()) {
+        split.emitOpError("more process groups in the module than MPI has "
+                          "colors (2^31)");
+        return WalkResult::interrupt();
+      }
+    }
+    split->removeAttr(kGroupAttr);
+    if (it->second == 0)
+      return WalkResult::advance();
+    OpBuilder builder(split);
+    Value offset = arith::ConstantIntOp::create(builder, split.getLoc(),
+                                                builder.getI32Type(),
+                                                it->second);
+    split.getColorMutable().assign(arith::AddIOp::create(
+        builder, split.getLoc(), split.getColor(), offset));
+    return WalkResult::advance();
+  });
+  return failure(result.wasInterrupted());
 }
 
 void mlir::meshsdy::copyInto(OpBuilder &builder, Location loc, Value tensor,
@@ -407,7 +454,8 @@ struct ConvertMeshToMPIPass
     populateAllSliceLoweringPatterns(patterns);
     populateProcessIndexLoweringPatterns(patterns);
     patterns.add<LinearIndexAsRank, AllReduceAsMPI>(&getContext());
-    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))) ||
+        failed(meshsdy::assignGroupColors(getOperation())))
       signalPassFailure();
   }
 };

@@ -24,7 +24,8 @@ LLVM dialect, with upstream passes and two steps of ours in between.
 4. LLVM (`LLVM_STAGE`): the rest of linalg to loops, i1 buffers as bytes
    (`widen-i1-memrefs`, ours), C wrappers; `math.ipowi` as a function, the
    other math ops as intrinsics or libm calls (f64 keeps libm's erf);
-   `convert-to-llvm`.
+   `convert-to-llvm`; then each `MPI_Comm_split` goes to the runtime,
+   which keeps the communicators over calls (meshsdy.run.comms).
 
 The loops are vectorized by LLVM's loop vectorizer when the object is built
 for the host CPU (meshsdy.run.build).
@@ -37,6 +38,7 @@ from mlir.passmanager import PassManager
 
 from ..resources import check_resources
 from .asserts import route_asserts
+from .comms import keep_communicators
 from .contract import contractions_to_calls, protect_contractions
 from .expand import expand_isinf
 from ._ir import ops_named
@@ -111,4 +113,5 @@ def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
             contractions_to_calls(module)
         expand_erf(module)
         PassManager.parse(LLVM_STAGE).run(module.operation)
+        keep_communicators(module)
     return asserts

@@ -114,8 +114,11 @@ def load_program(path: Path, func: str, *, threads: int, on_failed_assert: Calla
     """Loads the runtime (with its BLAS on `threads` threads) and the
     program at `path`, and makes this process keep the memory the program
     frees for its next call; `on_failed_assert(number)` is called when a
-    `cf.assert` fails (it must not return). Raises RuntimeError naming a
-    function with no definition."""
+    `cf.assert` fails (it must not return). MPI errors end the run from
+    now on: mpi4py makes them return codes, which the compiled code never
+    reads (a failed split went unnoticed and the collective reduced
+    nothing). Raises RuntimeError naming a function with no definition."""
+    MPI.COMM_WORLD.Set_errhandler(MPI.ERRORS_ARE_FATAL)
     keep_freed_memory()
     runtime = load_runtime(threads)
     handler = ctypes.CFUNCTYPE(None, ctypes.c_int64)(on_failed_assert)

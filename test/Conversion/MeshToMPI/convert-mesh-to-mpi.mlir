@@ -327,3 +327,34 @@ func.func @whole_world_groups(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32
   %2 = mesh.all_reduce %a on @mesh_2x2 mesh_axes = [1, 0] : tensor<4xf32> -> tensor<4xf32>
   return %0, %1, %2 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+mesh.mesh @mesh_2x3(shape = 2x3)
+
+// Each split of the world has colors of its own: the group index plus an
+// offset, the number of colors the splits before it took (2 for the 2x2
+// mesh over axis 0, 2 more over axis 1). Device (0, 0) has color 0 and key
+// 0 in both groups of the 2x2 mesh without the offsets; with them, one
+// color and key is one split on every device, and meshsdy.run keeps one
+// communicator for each instead of splitting on every call. A split seen
+// before takes its colors again.
+// CHECK-LABEL: func.func @colors_per_split
+// CHECK-DAG:     %[[TWO:.*]] = arith.constant 2 : i32
+// CHECK-DAG:     %[[FOUR:.*]] = arith.constant 4 : i32
+// CHECK:         %[[SPLIT0:.*]] = mpi.comm_split(%{{.*}}, %[[COLOR0:.*]], %[[KEY0:.*]]) : !mpi.comm
+// CHECK:         %[[COLOR1:.*]] = arith.addi %[[KEY0]], %[[TWO]] : i32
+// CHECK:         mpi.comm_split(%{{.*}}, %[[COLOR1]], %[[COLOR0]]) : !mpi.comm
+// CHECK:         mpi.allreduce({{.*}}, %[[SPLIT0]])
+// CHECK:         %[[COLOR2:.*]] = arith.addi %{{.*}}, %[[FOUR]] : i32
+// CHECK:         mpi.comm_split(%{{.*}}, %[[COLOR2]], %{{.*}}) : !mpi.comm
+// CHECK-NOT:     mpi.comm_split
+// CHECK-NOT:     meshsdy.group
+func.func @colors_per_split(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %0 = mesh.all_reduce %a on @mesh_2x2 mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+  %1 = mesh.all_reduce %a on @mesh_2x2 mesh_axes = [1] : tensor<4xf32> -> tensor<4xf32>
+  %2 = mesh.all_reduce %a on @mesh_2x2 mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+  %3 = mesh.all_reduce %a on @mesh_2x3 mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
+  return %0, %1, %2, %3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
