@@ -40,13 +40,14 @@ int meshsdy_comm_split(void **table, int32_t parent, int32_t color, int32_t key,
   int status = split(parent, color, key, newcomm);
   if (status != 0)
     return status;
-  if (!kept || kept->size == kept->capacity) {
+  size_t size = kept ? kept->size : 0;
+  if (!kept || size == kept->capacity) {
     size_t capacity = kept ? 2 * kept->capacity : 4;
     Table *grown = (Table *)realloc(kept, sizeof(Table) + capacity * sizeof(Kept));
     /* Without room the communicator is still right, only not kept. */
     if (!grown)
       return 0;
-    grown->size = kept ? kept->size : 0;
+    grown->size = size;
     grown->capacity = capacity;
     kept = grown;
     *table = kept;

@@ -6,6 +6,9 @@ sub-group collectives was wrong from about its 680th call."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import numpy as np
 from mlir import ir
 
@@ -56,3 +59,31 @@ def test_groups_stay_right_past_mpichs_communicators() -> None:
     got = mpirun.run(GROUPS, "f", [np.zeros(1, np.float32)], ranks=4, partitioned=True, repeats=1000,
                      timeout=300)[0]
     np.testing.assert_array_equal(got, WANT)
+
+
+# The runtime's table, driven directly on one MPI process: 40 splits of the
+# world (the table grows from 4 entries to 64), each asked for twice.
+KEEPER = """
+import ctypes
+from mpi4py import MPI
+from meshsdy.run.native import load_runtime
+runtime = load_runtime(1)
+world = MPI._handleof(MPI.COMM_WORLD)
+table = ctypes.c_void_p(None)
+comm = ctypes.c_int32()
+first = {}
+for again in (False, True):
+    for color in range(40):
+        assert runtime.meshsdy_comm_split(ctypes.byref(table), world, color, 7, ctypes.byref(comm)) == 0
+        if again:
+            assert first[color] == comm.value, (color, first[color], comm.value)
+        first[color] = comm.value
+assert len(set(first.values())) == 40
+print("kept", len(first))
+"""
+
+
+def test_the_runtime_keeps_one_communicator_per_color_and_key() -> None:
+    done = subprocess.run([sys.executable, "-c", KEEPER], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.split() == ["kept", "40"]
