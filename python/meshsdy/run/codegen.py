@@ -8,7 +8,8 @@ LLVM dialect, with upstream passes and two steps of ours in between.
    n ops is one loop nest and one buffer, not n).
 2. Buffers (`BUFFER_STAGE`): one-shot bufferization (identity layouts at
    function boundaries), results as out-parameters, the static buffers of
-   the results written in place (`hoist-static-allocs`), and every buffer
+   the results written in place (`hoist-static-allocs`; a tensor returned
+   twice gets a copy first, `distinct_results`), and every buffer
    freed (`buffer-deallocation-pipeline`: one-shot bufferization frees
    none, and a call that leaks them makes the next call fault fresh pages
    in; the frees convert-mesh-to-mpi wrote for its send buffers are dropped
@@ -44,7 +45,8 @@ from .expand import expand_isinf
 from ._ir import ops_named
 from .mathfns import expand_erf
 
-__all__ = ["BUFFER_STAGE", "LLVM_STAGE", "LOWERING", "TENSOR_STAGE", "drop_deallocs", "lower_to_llvm"]
+__all__ = ["BUFFER_STAGE", "LLVM_STAGE", "LOWERING", "TENSOR_STAGE", "distinct_results", "drop_deallocs",
+           "lower_to_llvm"]
 
 #: Elementwise ops to linalg, named ops to generics.
 TENSOR_STAGE = "builtin.module(func.func(convert-elementwise-to-linalg),linalg-morph-ops{named-to-generic})"
@@ -72,7 +74,8 @@ LLVM_STAGE = (
 )
 
 #: The whole lowering, in order; between the stages run
-#: `protect_contractions`, then `contractions_to_calls` and `expand_erf`.
+#: `protect_contractions` and `distinct_results`, then `contractions_to_calls`
+#: and `expand_erf`.
 LOWERING = (TENSOR_STAGE, BUFFER_STAGE, LLVM_STAGE)
 
 
@@ -85,6 +88,29 @@ def drop_deallocs(module: ir.Module) -> None:
         source = dealloc.operands[0].owner
         if not isinstance(source, ir.Block) and source.name == "memref.alloc":
             dealloc.erase()
+
+
+def distinct_results(module: ir.Module) -> int:
+    """Gives each tensor a function returns at a second position a copy of
+    its own (`bufferization.alloc_tensor() copy(...)`); returns how many.
+    `buffer-results-to-out-params{hoist-static-allocs}` writes a returned
+    buffer into its out-parameter by replacing the allocation, and crashes
+    on an allocation returned twice (upstream, MLIR 22)."""
+    count = 0
+    with module.context:
+        for ret in ops_named(module, "func.return"):
+            seen: set[ir.Value] = set()
+            for i, value in enumerate(list(ret.operands)):
+                if not isinstance(value.type, ir.RankedTensorType) or value not in seen:
+                    seen.add(value)
+                    continue
+                copy = ir.Operation.create(
+                    "bufferization.alloc_tensor", results=[value.type], operands=[value],
+                    attributes={"operandSegmentSizes": ir.DenseI32ArrayAttr.get([0, 1, 0])},
+                    loc=ret.location, ip=ir.InsertionPoint(ret))
+                ret.operands[i] = copy.result
+                count += 1
+    return count
 
 
 def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
@@ -108,6 +134,7 @@ def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
         PassManager.parse(TENSOR_STAGE).run(module.operation)
         if blas:
             protect_contractions(module)
+        distinct_results(module)
         PassManager.parse(BUFFER_STAGE).run(module.operation)
         if blas:
             contractions_to_calls(module)

@@ -249,6 +249,37 @@ def test_every_buffer_the_code_allocates_is_freed() -> None:
     assert text.count("llvm.call @free(") == allocated
 
 
+TWICE = """
+func.func @f(%a: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
+  %t = math.tanh %a : tensor<4x4xf32>
+  return %t, %a, %t : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+}
+"""
+
+LOWER_TWICE = f"""
+from mlir import ir
+import meshsdy
+from meshsdy.run import codegen
+with ir.Context():
+    module = ir.Module.parse({TWICE!r})
+    assert codegen.distinct_results(module) == 1
+    codegen.lower_to_llvm(module)
+"""
+
+
+def test_a_tensor_returned_twice_gets_an_out_buffer_each() -> None:
+    """Upstream's buffer-results-to-out-params{hoist-static-allocs} crashed
+    the process on a buffer returned twice (found by fuzz_counts --native,
+    sdy seed 720025); the second return gets a copy of its own."""
+    done = subprocess.run([sys.executable, "-c", LOWER_TWICE], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    a = np.random.default_rng(3).standard_normal((4, 4)).astype(np.float32)
+    t, same, again = mpirun.run(TWICE, "f", [a], ranks=1, timeout=180)
+    np.testing.assert_allclose(t, np.tanh(a), rtol=1e-6, atol=1e-6)
+    np.testing.assert_array_equal(same, a)
+    np.testing.assert_array_equal(again, t)
+
+
 ALL_REDUCE = """
 mesh.mesh @mesh(shape = 2)
 func.func @f(%a: tensor<4x8xf32>) -> tensor<4x8xf32> {
