@@ -21,9 +21,15 @@ Value buildGroupComm(OpBuilder &builder, Location loc, mesh::MeshOp mesh,
 /// shape, -1, the grouped axes in their order.
 inline constexpr llvm::StringLiteral kGroupAttr = "meshsdy.group";
 
-/// Gives each split of the world under `root` (each mesh shape and grouped
-/// axes, in their order) colors of its own, the group index plus an offset,
-/// and drops kGroupAttr. Two splits with the same color and key on a device
+/// The attribute assignGroupColors replaces it with: the split's first color
+/// and how many it has. meshsdy.run keeps the communicators of a program
+/// only if every split carries it.
+inline constexpr llvm::StringLiteral kColorsAttr = "meshsdy.colors";
+
+/// Gives each split of the world under `root` that carries kGroupAttr (each
+/// mesh shape and grouped axes, in their order) colors of its own, the
+/// group index plus an offset past every color taken before, and records
+/// them (kColorsAttr). Two splits with the same color and key on a device
 /// then split the world the same way on every device, so that a runtime
 /// may keep one communicator per parent, color and key (meshsdy.run does,
 /// lib/Runtime/Comms.c) instead of splitting, and leaking a communicator,

@@ -17,6 +17,7 @@
 #include "mlir/IR/TypeUtilities.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
+#include <algorithm>
 #include <limits>
 #include <map>
 
@@ -64,14 +65,20 @@ Value mlir::meshsdy::buildGroupComm(OpBuilder &builder, Location loc,
 }
 
 LogicalResult mlir::meshsdy::assignGroupColors(Operation *root) {
-  std::map<SmallVector<int64_t>, int64_t> offsets;
+  // Colors taken by splits colored before (a module lowered in two steps).
   int64_t next = 0;
+  root->walk([&](mpi::CommSplitOp split) {
+    if (auto colors = split->getAttrOfType<DenseI64ArrayAttr>(kColorsAttr))
+      if (colors.size() == 2)
+        next = std::max(next, colors[0] + colors[1]);
+  });
+  std::map<SmallVector<int64_t>, std::pair<int64_t, int64_t>> colorsOf;
   WalkResult result = root->walk([&](mpi::CommSplitOp split) {
     auto identity = split->getAttrOfType<DenseI64ArrayAttr>(kGroupAttr);
     if (!identity)
       return WalkResult::advance();
     ArrayRef<int64_t> key = identity.asArrayRef();
-    auto [it, inserted] = offsets.try_emplace(SmallVector<int64_t>(key), next);
+    auto [it, inserted] = colorsOf.try_emplace(SmallVector<int64_t>(key));
     if (inserted) {
       // As many colors as groups: the product of the other axes' sizes.
       const int64_t *mark = llvm::find(key, -1);
@@ -81,6 +88,7 @@ LogicalResult mlir::meshsdy::assignGroupColors(Operation *root) {
       for (auto [axis, size] : llvm::enumerate(shape))
         if (!llvm::is_contained(axes, static_cast<int64_t>(axis)))
           groups *= size;
+      it->second = {next, groups};
       next += groups;
       if (next > std::numeric_limits<int32_t>::max()) {
         split.emitOpError("more process groups in the module than MPI has "
@@ -88,15 +96,17 @@ LogicalResult mlir::meshsdy::assignGroupColors(Operation *root) {
         return WalkResult::interrupt();
       }
     }
+    auto [offset, count] = it->second;
     split->removeAttr(kGroupAttr);
-    if (it->second == 0)
+    split->setAttr(kColorsAttr,
+                   DenseI64ArrayAttr::get(split.getContext(), {offset, count}));
+    if (offset == 0)
       return WalkResult::advance();
     OpBuilder builder(split);
-    Value offset = arith::ConstantIntOp::create(builder, split.getLoc(),
-                                                builder.getI32Type(),
-                                                it->second);
+    Value shift = arith::ConstantIntOp::create(builder, split.getLoc(),
+                                               builder.getI32Type(), offset);
     split.getColorMutable().assign(arith::AddIOp::create(
-        builder, split.getLoc(), split.getColor(), offset));
+        builder, split.getLoc(), split.getColor(), shift));
     return WalkResult::advance();
   });
   return failure(result.wasInterrupted());

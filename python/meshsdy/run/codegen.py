@@ -39,7 +39,7 @@ from mlir.passmanager import PassManager
 
 from ..resources import check_resources
 from .asserts import route_asserts
-from .comms import keep_communicators
+from .comms import colored_splits, keep_communicators
 from .contract import contractions_to_calls, protect_contractions
 from .expand import expand_isinf
 from ._ir import ops_named
@@ -128,6 +128,7 @@ def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
                 op.operation.erase()
         module.operation.attributes["dlti.map"] = ir.Attribute.parse(
             '#dlti.map<"MPI:Implementation" = "MPICH">')
+        keep = colored_splits(module)
         expand_isinf(module)
         asserts = route_asserts(module)
         drop_deallocs(module)
@@ -140,5 +141,6 @@ def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
             contractions_to_calls(module)
         expand_erf(module)
         PassManager.parse(LLVM_STAGE).run(module.operation)
-        keep_communicators(module)
+        if keep:
+            keep_communicators(module)
     return asserts

@@ -10,8 +10,10 @@ the runtime's `meshsdy_comm_split` (lib/Runtime/Comms.c) instead of
 `MPI_Comm_split`: the first split with a given parent, color and key is
 kept in a table of the program's own and handed out again. That is sound
 because `convert-mesh-to-mpi` gives every split of the world colors of its
-own (`assignGroupColors`): one parent, color and key is one split on every
-rank, and a rank takes a kept communicator exactly when all do.
+own (`assignGroupColors`, which marks each split it colored with
+`meshsdy.colors`): one parent, color and key is one split on every rank,
+and a rank takes a kept communicator exactly when all do. A program with a
+split not so marked (written by hand in the mpi dialect) keeps none.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from mlir import ir
 
 from ._ir import ops_named
 
-__all__ = ["keep_communicators"]
+__all__ = ["colored_splits", "keep_communicators"]
 
 #: The program's table (a global starting as NULL), the runtime's function,
 #: and a function with MPI_Comm_split's signature that passes the table on.
@@ -42,9 +44,18 @@ llvm.func internal @__meshsdy_comm_split(%parent: i32, %color: i32, %key: i32, %
 _SPLIT_TYPE = "!llvm.func<i32 (i32, i32, i32, ptr)>"
 
 
+def colored_splits(module: ir.Module) -> bool:
+    """Whether every `mpi.comm_split` of the mpi-dialect `module` has colors
+    of its own (convert-mesh-to-mpi's `meshsdy.colors`): then its
+    communicators may be kept (`keep_communicators`, after the lowering to
+    LLVM, which drops the attribute)."""
+    return all("meshsdy.colors" in op.attributes for op in ops_named(module, "mpi.comm_split"))
+
+
 def keep_communicators(module: ir.Module) -> int:
     """Points every call of `MPI_Comm_split` in the LLVM-dialect `module`
-    at the program's kept communicators (see the module docstring); returns
+    at the program's kept communicators (see the module docstring; only for
+    a module whose splits were `colored_splits` before the lowering); returns
     how many calls. A module whose `MPI_Comm_split` has another signature
     (not MPICH's handles) is left alone."""
     with module.context, ir.Location.unknown():

@@ -8,7 +8,7 @@ mesh.mesh @mesh_2x2(shape = 2x2)
 // CHECK-SAME:    (%[[A:.*]]: tensor<4xf32>) -> tensor<4xf32>
 // CHECK:         %[[WORLD:.*]] = mpi.comm_world : !mpi.comm
 // CHECK:         %[[RANK:.*]] = mpi.comm_rank(%[[WORLD]]) : i32
-// CHECK:         %[[COMM:.*]] = mpi.comm_split(%[[WORLD]], %{{.*}}, %{{.*}}) : !mpi.comm
+// CHECK:         %[[COMM:.*]] = mpi.comm_split(%[[WORLD]], %{{.*}}, %{{.*}}) {meshsdy.colors = array<i64: 0, 2>} : !mpi.comm
 // The tensor is read where the collective stands, into a buffer of its own
 // (a to_buffer read could be merged with another by CSE, see MPIHelpers.h),
 // which is reduced in place: the same buffer sends and receives, so that
@@ -343,12 +343,12 @@ mesh.mesh @mesh_2x3(shape = 2x3)
 // CHECK-LABEL: func.func @colors_per_split
 // CHECK-DAG:     %[[TWO:.*]] = arith.constant 2 : i32
 // CHECK-DAG:     %[[FOUR:.*]] = arith.constant 4 : i32
-// CHECK:         %[[SPLIT0:.*]] = mpi.comm_split(%{{.*}}, %[[COLOR0:.*]], %[[KEY0:.*]]) : !mpi.comm
+// CHECK:         %[[SPLIT0:.*]] = mpi.comm_split(%{{.*}}, %[[COLOR0:.*]], %[[KEY0:.*]]) {meshsdy.colors = array<i64: 0, 2>} : !mpi.comm
 // CHECK:         %[[COLOR1:.*]] = arith.addi %[[KEY0]], %[[TWO]] : i32
-// CHECK:         mpi.comm_split(%{{.*}}, %[[COLOR1]], %[[COLOR0]]) : !mpi.comm
+// CHECK:         mpi.comm_split(%{{.*}}, %[[COLOR1]], %[[COLOR0]]) {meshsdy.colors = array<i64: 2, 2>} : !mpi.comm
 // CHECK:         mpi.allreduce({{.*}}, %[[SPLIT0]])
 // CHECK:         %[[COLOR2:.*]] = arith.addi %{{.*}}, %[[FOUR]] : i32
-// CHECK:         mpi.comm_split(%{{.*}}, %[[COLOR2]], %{{.*}}) : !mpi.comm
+// CHECK:         mpi.comm_split(%{{.*}}, %[[COLOR2]], %{{.*}}) {meshsdy.colors = array<i64: 4, 3>} : !mpi.comm
 // CHECK-NOT:     mpi.comm_split
 // CHECK-NOT:     meshsdy.group
 func.func @colors_per_split(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {

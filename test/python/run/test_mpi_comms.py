@@ -10,6 +10,7 @@ import subprocess
 import sys
 
 import numpy as np
+import pytest
 from mlir import ir
 
 import meshsdy.pipeline as pipeline
@@ -52,6 +53,32 @@ def test_the_splits_go_to_the_kept_communicators() -> None:
     assert text.count("llvm.call @__meshsdy_comm_split(") == 3
     assert "llvm.call @MPI_Comm_split(" not in text
     assert "llvm.call @meshsdy_comm_split(" in text
+
+
+HAND_SPLIT = """
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %world = mpi.comm_world : !mpi.comm
+  %zero = arith.constant 0 : i32
+  %comm = mpi.comm_split(%world, %zero, %zero) COLORS : !mpi.comm
+  %buf = memref.alloc() : memref<4xf32>
+  bufferization.materialize_in_destination %a in writable %buf : (tensor<4xf32>, memref<4xf32>) -> ()
+  mpi.allreduce(%buf, %buf, MPI_SUM, %comm) : memref<4xf32>, memref<4xf32>
+  %r = bufferization.to_tensor %buf restrict writable : memref<4xf32> to tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("colors, kept", [("", False), ("{meshsdy.colors = array<i64: 0, 1>}", True)])
+def test_only_splits_with_colors_of_their_own_are_kept(colors: str, kept: bool) -> None:
+    """A split written by hand may share its color and key with another
+    split on one rank and not on the next: its communicator is not kept."""
+    with ir.Context():
+        module = ir.Module.parse(HAND_SPLIT.replace("COLORS", colors))
+        codegen.lower_to_llvm(module)
+        text = str(module)
+    assert ("llvm.call @__meshsdy_comm_split(" in text) == kept
+    assert ("llvm.call @MPI_Comm_split(" in text) == (not kept)
 
 
 def test_groups_stay_right_past_mpichs_communicators() -> None:
