@@ -2,7 +2,8 @@
 splits the world once per group, not on every call. Each split used to leak
 a communicator, MPICH has about 2000, and past them the split failed
 unnoticed and the collective reduced nothing: a function with three
-sub-group collectives was wrong from about its 680th call."""
+sub-group collectives was wrong from about its 680th call. MPI errors now
+end the run."""
 
 from __future__ import annotations
 
@@ -114,3 +115,28 @@ def test_the_runtime_keeps_one_communicator_per_color_and_key() -> None:
     done = subprocess.run([sys.executable, "-c", KEEPER], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.split() == ["kept", "40"]
+
+
+# A send to a rank outside the world: MPI fails the call.
+BAD_SEND = """
+mesh.mesh @mesh(shape = 2)
+func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
+  %world = mpi.comm_world : !mpi.comm
+  %tag = arith.constant 0 : i32
+  %nowhere = arith.constant 7 : i32
+  %buf = memref.alloc() : memref<4xf32>
+  bufferization.materialize_in_destination %a in writable %buf : (tensor<4xf32>, memref<4xf32>) -> ()
+  mpi.send(%buf, %tag, %nowhere, %world) : memref<4xf32>, i32, i32
+  %r = bufferization.to_tensor %buf restrict writable : memref<4xf32> to tensor<4xf32>
+  return %r : tensor<4xf32>
+}
+"""
+
+
+def test_an_mpi_error_ends_the_run() -> None:
+    """The compiled code ignores MPI's return codes, and mpi4py makes errors
+    return codes: the send failed and the function returned as if it had
+    sent. A rank now makes MPI errors fatal (MPICH's message, when it gets
+    out before the ranks are torn down, names the invalid rank)."""
+    with pytest.raises(mpirun.RunError, match="a rank failed"):
+        mpirun.run(BAD_SEND, "f", [np.ones(4, np.float32)], ranks=2, partitioned=True, timeout=120)
