@@ -48,14 +48,16 @@ def default_tolerance(module: ir.Module, func_name: str, dtype: np.dtype) -> flo
 
 def max_abs_difference(actual: object, expected: object) -> float:
     """The largest |actual - expected| (in float64, so booleans and narrow
-    integers neither fail nor wrap), where NaN on both sides counts as
-    equal and NaN on one side only as infinitely far; 0 for empty arrays."""
+    integers neither fail nor wrap), where NaN on both sides, and the same
+    infinity on both, count as equal and NaN on one side only as
+    infinitely far; 0 for empty arrays."""
     a = np.asarray(actual, np.float64)
     e = np.asarray(expected, np.float64)
     if not e.size:
         return 0.0
-    both = np.isnan(a) & np.isnan(e)
-    diff = np.where(both, 0.0, np.abs(a - e))
+    same = (np.isnan(a) & np.isnan(e)) | (np.isinf(a) & (a == e))
+    with np.errstate(invalid="ignore"):
+        diff = np.where(same, 0.0, np.abs(a - e))
     return float(np.max(np.where(np.isnan(diff), np.inf, diff)))
 
 

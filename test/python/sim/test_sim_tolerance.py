@@ -9,7 +9,7 @@ import numpy as np
 from mlir import ir
 
 import meshsdy.pipeline as pipeline
-from meshsdy.sim.tolerance import default_tolerance, tolerance_for
+from meshsdy.sim.tolerance import default_tolerance, max_abs_difference, tolerance_for
 
 EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
@@ -40,3 +40,14 @@ def test_comparison_and_cli_name_the_tolerance() -> None:
     comparison = pipeline.partition_and_compare((EXAMPLES / "mlp.mlir").read_text(), "mlp")
     assert comparison.tolerances and comparison.tolerances[0] > 1e-5
     assert "(rtol " in comparison.summary()
+
+
+def test_max_abs_difference_counts_equal_specials_as_equal() -> None:
+    """The same infinity (or NaN) on both sides is no difference; a NaN or
+    an infinity on one side only is infinitely far (a report said
+    "max |diff| inf" for outputs whose infinities all matched)."""
+    inf, nan = np.inf, np.nan
+    assert max_abs_difference([inf, -inf, nan, 1.0], [inf, -inf, nan, 1.5]) == 0.5
+    assert max_abs_difference([inf], [-inf]) == inf
+    assert max_abs_difference([nan], [1.0]) == inf
+    assert max_abs_difference([inf], [1.0]) == inf
