@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <limits>
 #include <map>
+#include <optional>
 
 namespace mlir::meshsdy {
 #define GEN_PASS_DEF_CONVERTMESHTOMPIPASS
@@ -65,13 +66,35 @@ Value mlir::meshsdy::buildGroupComm(OpBuilder &builder, Location loc,
 }
 
 LogicalResult mlir::meshsdy::assignGroupColors(Operation *root) {
+  constexpr int64_t kMaxColor = std::numeric_limits<int32_t>::max();
   // Colors taken by splits colored before (a module lowered in two steps).
   int64_t next = 0;
   root->walk([&](mpi::CommSplitOp split) {
     if (auto colors = split->getAttrOfType<DenseI64ArrayAttr>(kColorsAttr))
-      if (colors.size() == 2)
+      if (colors.size() == 2 && colors[0] >= 0 && colors[1] >= 0 &&
+          colors[0] <= kMaxColor && colors[1] <= kMaxColor)
         next = std::max(next, colors[0] + colors[1]);
   });
+  // The number of groups (colors) of a split: the product of the sizes of
+  // the axes not grouped; nullopt for an identity that buildGroupComm did
+  // not write (the attribute can come with the input).
+  auto groupCount = [&](ArrayRef<int64_t> key) -> std::optional<int64_t> {
+    const int64_t *mark = llvm::find(key, -1);
+    if (mark == key.end())
+      return std::nullopt;
+    ArrayRef<int64_t> shape(key.begin(), mark);
+    ArrayRef<int64_t> axes(mark + 1, key.end());
+    int64_t groups = 1;
+    for (auto [axis, size] : llvm::enumerate(shape)) {
+      if (size < 1)
+        return std::nullopt;
+      if (!llvm::is_contained(axes, static_cast<int64_t>(axis)))
+        groups *= size;
+      if (groups > kMaxColor)
+        return groups;
+    }
+    return groups;
+  };
   std::map<SmallVector<int64_t>, std::pair<int64_t, int64_t>> colorsOf;
   WalkResult result = root->walk([&](mpi::CommSplitOp split) {
     auto identity = split->getAttrOfType<DenseI64ArrayAttr>(kGroupAttr);
@@ -80,17 +103,15 @@ LogicalResult mlir::meshsdy::assignGroupColors(Operation *root) {
     ArrayRef<int64_t> key = identity.asArrayRef();
     auto [it, inserted] = colorsOf.try_emplace(SmallVector<int64_t>(key));
     if (inserted) {
-      // As many colors as groups: the product of the other axes' sizes.
-      const int64_t *mark = llvm::find(key, -1);
-      ArrayRef<int64_t> shape(key.begin(), mark);
-      ArrayRef<int64_t> axes(mark + 1, key.end());
-      int64_t groups = 1;
-      for (auto [axis, size] : llvm::enumerate(shape))
-        if (!llvm::is_contained(axes, static_cast<int64_t>(axis)))
-          groups *= size;
-      it->second = {next, groups};
-      next += groups;
-      if (next > std::numeric_limits<int32_t>::max()) {
+      std::optional<int64_t> groups = groupCount(key);
+      if (!groups) {
+        split.emitOpError("'") << kGroupAttr
+                               << "' is not a mesh shape, -1 and mesh axes";
+        return WalkResult::interrupt();
+      }
+      it->second = {next, *groups};
+      next += *groups;
+      if (next > kMaxColor) {
         split.emitOpError("more process groups in the module than MPI has "
                           "colors (2^31)");
         return WalkResult::interrupt();

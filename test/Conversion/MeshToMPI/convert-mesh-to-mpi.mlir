@@ -358,3 +358,23 @@ func.func @colors_per_split(%a: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>,
   %3 = mesh.all_reduce %a on @mesh_2x3 mesh_axes = [0] : tensor<4xf32> -> tensor<4xf32>
   return %0, %1, %2, %3 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// A split's identity that convert-mesh-to-mpi did not write is refused, not
+// read past its end.
+func.func @malformed_group(%c: i32) -> !mpi.comm {
+  %world = mpi.comm_world : !mpi.comm
+  // expected-error @+1 {{'mpi.comm_split' op 'meshsdy.group' is not a mesh shape, -1 and mesh axes}}
+  %comm = mpi.comm_split(%world, %c, %c) {meshsdy.group = array<i64: 2, 2>} : !mpi.comm
+  return %comm : !mpi.comm
+}
+
+// -----
+
+func.func @group_of_empty_axis(%c: i32) -> !mpi.comm {
+  %world = mpi.comm_world : !mpi.comm
+  // expected-error @+1 {{'mpi.comm_split' op 'meshsdy.group' is not a mesh shape, -1 and mesh axes}}
+  %comm = mpi.comm_split(%world, %c, %c) {meshsdy.group = array<i64: 2, 0, -1, 0>} : !mpi.comm
+  return %comm : !mpi.comm
+}
