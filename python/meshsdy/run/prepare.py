@@ -207,8 +207,8 @@ def _local_output_shapes(meta: dict, local: Sequence[ir.Type], shardings: Sequen
     (meshsdy.run.rank.output_shape reads it)."""
     for out, local_type, sharding in zip(meta["outputs"], local, shardings, strict=True):
         if isinstance(local_type, ir.ShapedType) and not local_type.has_static_shape:
-            whole = np.zeros(out["shape"], dtype=np.int8)
-            out["shapes"] = [list(piece.shape) for piece in sim.shard(whole, sharding, mesh)]
+            out["shapes"] = [list(sim.shard_shape(out["shape"], sharding, mesh, device))
+                             for device in range(mesh.num_devices)]
 
 
 def _global_types(func_op: ir.Operation, kind: str, local: Sequence[ir.Type]) -> list[ir.Type]:

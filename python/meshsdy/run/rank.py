@@ -23,7 +23,7 @@ from mpi4py import MPI
 from .build import BuildError, Built, build_shared_object
 from .native import keep_freed_memory, load_runtime
 
-__all__ = ["AssertionFailed", "Program", "build_on_host", "dtype", "load_program"]
+__all__ = ["AssertionFailed", "Program", "build_on_host", "dtype", "load_program", "output_shape"]
 
 
 class AssertionFailed(Exception):
