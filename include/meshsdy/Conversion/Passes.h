@@ -3,6 +3,7 @@
 #ifndef MESHSDY_CONVERSION_PASSES_H
 #define MESHSDY_CONVERSION_PASSES_H
 
+#include "meshsdy/Conversion/FreeAfterLastUse/FreeAfterLastUse.h"
 #include "meshsdy/Conversion/MeshToMPI/MeshToMPI.h"
 #include "meshsdy/Conversion/SdyToMesh/SdyToMesh.h"
 #include "meshsdy/Conversion/ShardMesh/ShardMesh.h"

@@ -131,6 +131,31 @@ def WidenI1MemrefsPass : Pass<"widen-i1-memrefs", "::mlir::ModuleOp"> {
   ];
 }
 
+def FreeAfterLastUsePass : Pass<"free-after-last-use"> {
+  let summary = "Free each buffer right after its last use in its block";
+  let description = [{
+    Upstream's `buffer-deallocation-pipeline` frees a buffer at the end of
+    the block that allocates it, so a straight-line function holds every
+    intermediate buffer until it returns: its peak memory is the sum of
+    them all. This pass moves each `memref.dealloc` of a `memref.alloc` in
+    the same block up to just after the last op of that block that uses the
+    buffer or anything that may alias it, so a buffer lives from its
+    allocation to its last use, as XLA's buffer assignment has it.
+
+    What may alias the buffer: every memref result of an op that takes the
+    buffer or one of its aliases as an operand (views, casts, loops carrying
+    it, ...), transitively. A use nested in an op's region counts at that
+    op. The dealloc stays where it is when the buffer may outlive the
+    block's ops: an alias passed to the block's terminator, turned into a
+    tensor, an LLVM value or an index (`memref.extract_aligned_pointer_as_index`,
+    `builtin.unrealized_conversion_cast`), stored as a value, or freed a
+    second time. Callees are assumed not to keep a buffer they are
+    passed beyond the call, as ownership-based deallocation assumes.
+
+    Cost: one walk of each buffer's aliases and their uses.
+  }];
+}
+
 def ConvertShardToMeshPass : Pass<"convert-shard-to-mesh", "::mlir::ModuleOp"> {
   let summary = "Turn upstream MLIR's `shard` dialect into the `mesh` dialect";
   let description = [{

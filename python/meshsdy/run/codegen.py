@@ -13,7 +13,10 @@ LLVM dialect, with upstream passes and two steps of ours in between.
    freed (`buffer-deallocation-pipeline`: one-shot bufferization frees
    none, and a call that leaks them makes the next call fault fresh pages
    in; the frees convert-mesh-to-mpi wrote for its send buffers are dropped
-   first, the pass refuses them, and it frees those buffers too); then each f32/f64
+   first, the pass refuses them, and it frees those buffers too), each
+   right after its last use (`free-after-last-use`, ours: upstream frees at
+   the end of the block, so a straight-line program would hold all its
+   intermediates at once); then each f32/f64
    `linalg.contract` becomes a call of the runtime's GEMM driver
    (lib/Runtime/Contract.c, OpenBLAS underneath).
 3. Math that vectorizes: `math.erf`/`math.erfc` on f32, f16 and bf16 as
@@ -57,7 +60,7 @@ BUFFER_STAGE = (
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map"
     " allow-return-allocs-from-loops},"
     "buffer-results-to-out-params{modify-public-functions hoist-static-allocs},"
-    "buffer-deallocation-pipeline)"
+    "buffer-deallocation-pipeline,free-after-last-use)"
 )
 
 #: After the contractions became calls: loops, math, LLVM. Math ops after
