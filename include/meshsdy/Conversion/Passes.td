@@ -152,7 +152,8 @@ def FreeAfterLastUsePass : Pass<"free-after-last-use"> {
     second time. Callees are assumed not to keep a buffer they are
     passed beyond the call, as ownership-based deallocation assumes.
 
-    Cost: one walk of each buffer's aliases and their uses.
+    Cost: one walk of each buffer's aliases and their uses; the moves are
+    made after every position is known (one renumbering of each block).
   }];
 }
 

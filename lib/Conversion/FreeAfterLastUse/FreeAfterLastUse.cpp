@@ -74,19 +74,23 @@ Operation *lastUse(memref::DeallocOp dealloc, memref::AllocOp alloc) {
 struct FreeAfterLastUsePass
     : meshsdy::impl::FreeAfterLastUsePassBase<FreeAfterLastUsePass> {
   void runOnOperation() override {
-    bool moved = false;
+    // Every target first, then the moves: a move invalidates its block's
+    // op order, and comparing positions in between would renumber the
+    // block each time (quadratic). A target is never a dealloc, so the
+    // moves do not change one another's.
+    SmallVector<std::pair<memref::DeallocOp, Operation *>> moves;
     getOperation()->walk([&](memref::DeallocOp dealloc) {
       auto alloc = dealloc.getMemref().getDefiningOp<memref::AllocOp>();
       if (!alloc || alloc->getBlock() != dealloc->getBlock())
         return;
       Operation *last = lastUse(dealloc, alloc);
-      if (!last || last->getNextNode() == dealloc.getOperation() ||
-          !last->isBeforeInBlock(dealloc))
-        return;
-      dealloc->moveAfter(last);
-      moved = true;
+      if (last && last->getNextNode() != dealloc.getOperation() &&
+          last->isBeforeInBlock(dealloc))
+        moves.push_back({dealloc, last});
     });
-    if (!moved)
+    for (auto [dealloc, last] : moves)
+      dealloc->moveAfter(last);
+    if (moves.empty())
       markAllAnalysesPreserved();
   }
 };
