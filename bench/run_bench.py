@@ -24,7 +24,11 @@ measured R times and each cell shows the range.
 Models: `mlp` (4 layers, batch 256, 512 features, tanh), `mlp-large` (4
 layers, batch 1024, 1024 features), `block` (a transformer block: layer
 norm, 4-head causal attention, exact GELU MLP; batch 4, 128 tokens, 512
-features, hidden 2048). All f32.
+features, hidden 2048), `gpt2` (the zoo's GPT-2, examples/frontends/
+jax_gpt2.py: fused q/k/v, 4 heads, 2 blocks, tanh GELU, tied head; batch
+4, 128 tokens, width 512, vocabulary 2048; the fused q/k/v split over
+'model' gives a device q and part of k, which both sides re-lay). All
+f32 (the tokens int32).
 """
 
 from __future__ import annotations
@@ -48,6 +52,7 @@ import jax.numpy as jnp  # noqa: E402
 from jax.sharding import Mesh, NamedSharding, PartitionSpec  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples" / "frontends"))
+import jax_gpt2  # noqa: E402
 from jax_attention import attention  # noqa: E402
 from jax_transformer import layer_norm  # noqa: E402
 
@@ -98,10 +103,38 @@ def block_model(batch: int = 4, tokens: int = 128, features: int = 512, hidden: 
     return Model("block", block, inputs, [rep, rep, rep, col, col, col, row, rep, rep, col, row])
 
 
+def gpt2_model(batch: int = 4, tokens: int = 128, width: int = 512, vocab: int = 2048) -> Model:
+    """The zoo's GPT-2 (examples/frontends/jax_gpt2.py: Hugging Face's
+    layout, one fused q/k/v weight, 4 heads, 2 blocks, tanh GELU, the head
+    tied to the token table) at benchmark size. Its Megatron shardings on
+    'model' (c_attn and c_fc on their output features, both c_proj on
+    their input features); tokens and tables replicated."""
+    rng = np.random.default_rng(7)
+    normal = lambda *s: (rng.standard_normal(s) * 0.2 / np.sqrt(s[0])).astype(np.float32)  # noqa: E731
+    shapes = {"attn.c_attn.w": (width, 3 * width), "attn.c_attn.b": (3 * width,), "attn.c_proj.w": (width, width),
+              "mlp.c_fc.w": (width, 4 * width), "mlp.c_fc.b": (4 * width,), "mlp.c_proj.w": (4 * width, width)}
+    col, row, rep = PartitionSpec(None, "model"), PartitionSpec("model", None), PartitionSpec()
+    specs_by_name = {"attn.c_attn.w": col, "attn.c_attn.b": PartitionSpec("model"), "attn.c_proj.w": row,
+                     "mlp.c_fc.w": col, "mlp.c_fc.b": PartitionSpec("model"), "mlp.c_proj.w": row}
+    inputs = [rng.integers(0, vocab, (batch, tokens)).astype(np.int32), normal(vocab, width), normal(tokens, width)]
+    specs = [rep, rep, rep]
+    for _ in range(jax_gpt2.LAYERS):
+        for name in jax_gpt2.BLOCK_PARAMETERS:
+            if name.endswith(".g"):
+                inputs.append(np.ones(width, np.float32))
+            else:
+                inputs.append(normal(*shapes.get(name, (width,))))
+            specs.append(specs_by_name.get(name, rep))
+    inputs += [np.ones(width, np.float32), np.zeros(width, np.float32)]
+    specs += [rep, rep]
+    return Model("gpt2", jax_gpt2.gpt2, inputs, specs)
+
+
 MODELS: dict[str, Callable[[], Model]] = {
     "mlp": lambda: mlp_model("mlp", 256, 512),
     "mlp-large": lambda: mlp_model("mlp-large", 1024, 1024),
     "block": block_model,
+    "gpt2": gpt2_model,
 }
 
 
@@ -221,7 +254,7 @@ def table(runs: list[list[Row]], peak: float) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--models", default="mlp,mlp-large,block")
+    parser.add_argument("--models", default="mlp,mlp-large,block,gpt2")
     parser.add_argument("--ranks", default="1,2,4")
     parser.add_argument("--runs", type=int, default=1, help="measure the whole table this many times")
     parser.add_argument("--threads", default="1",

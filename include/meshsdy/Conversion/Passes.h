@@ -4,6 +4,7 @@
 #define MESHSDY_CONVERSION_PASSES_H
 
 #include "meshsdy/Conversion/FreeAfterLastUse/FreeAfterLastUse.h"
+#include "meshsdy/Conversion/FuseElementwise/FuseElementwise.h"
 #include "meshsdy/Conversion/MeshToMPI/MeshToMPI.h"
 #include "meshsdy/Conversion/SdyToMesh/SdyToMesh.h"
 #include "meshsdy/Conversion/ShardMesh/ShardMesh.h"

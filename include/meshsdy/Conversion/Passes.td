@@ -131,6 +131,32 @@ def WidenI1MemrefsPass : Pass<"widen-i1-memrefs", "::mlir::ModuleOp"> {
   ];
 }
 
+def FuseElementwiseAroundContractionsPass
+    : Pass<"fuse-elementwise-around-contractions"> {
+  let summary = "Fuse elementwise linalg ops, keeping each linalg.contract whole";
+  let description = [{
+    The patterns of upstream's `linalg-fuse-elementwise-ops` (elementwise
+    fusion, reshapes folded into linalg ops by expanding their loops,
+    constant folding, and the canonicalizations that go with them), with
+    one difference: nothing is fused into or through a `linalg.contract`.
+    Upstream's pass folds a reshape of a contraction's result (an
+    all_to_all's split of the batch, after partitioning) into the
+    contraction, which becomes a `linalg.generic` over the reshaped loops;
+    the elementwise producers of its operands are then fused into it and
+    recomputed at every step of its reduction, and the contraction is no
+    longer a GEMM. meshsdy.run sets the contractions it calls the BLAS for
+    apart as `linalg.contract` before this pass.
+
+    Like upstream's, an op is fused into its consumer only when the consumer
+    is its only user.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect",
+    "::mlir::linalg::LinalgDialect",
+    "::mlir::tensor::TensorDialect",
+  ];
+}
+
 def FreeAfterLastUsePass : Pass<"free-after-last-use"> {
   let summary = "Free each buffer right after its last use in its block";
   let description = [{

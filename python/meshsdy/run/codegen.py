@@ -4,8 +4,10 @@ LLVM dialect, with upstream passes and two steps of ours in between.
 1. Tensors (`TENSOR_STAGE`): elementwise ops on tensors become linalg, every
    named linalg op a `linalg.generic`; then the BLAS contractions are set
    apart as `linalg.contract` (meshsdy.run.contract) and the elementwise
-   chains around them are fused (`linalg-fuse-elementwise-ops`: a chain of
-   n ops is one loop nest and one buffer, not n).
+   chains around them are fused (`fuse-elementwise-around-contractions`,
+   ours: upstream's fusion patterns, none of them allowed to touch a
+   contraction: a chain of n ops is one loop nest and one buffer, not n,
+   and a reshape of a contraction's result is not folded into it).
 2. Buffers (`BUFFER_STAGE`): one-shot bufferization (identity layouts at
    function boundaries), results as out-parameters, the static buffers of
    the results written in place (`hoist-static-allocs`; a tensor returned
@@ -56,7 +58,7 @@ TENSOR_STAGE = "builtin.module(func.func(convert-elementwise-to-linalg),linalg-m
 
 #: After the contractions are set apart: fusion and bufferization.
 BUFFER_STAGE = (
-    "builtin.module(linalg-fuse-elementwise-ops,"
+    "builtin.module(fuse-elementwise-around-contractions,"
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map"
     " allow-return-allocs-from-loops},"
     "buffer-results-to-out-params{modify-public-functions hoist-static-allocs},"

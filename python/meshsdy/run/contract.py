@@ -6,10 +6,11 @@ Two steps of meshsdy.run's lowering (meshsdy.run.codegen):
   `linalg.generic`: each generic that is a BLAS contraction (f32 or f64,
   body `out + a * b`, indexing maps that are projected permutations, at most
   16 loops) becomes a `linalg.contract` with the same maps. Elementwise
-  fusion (`linalg-fuse-elementwise-ops`) only fuses generics into generics,
-  so it leaves the contraction whole: a `tanh` feeding a matmul is not
-  recomputed for every step of its reduction, and the contraction stays a
-  GEMM.
+  fusion (`fuse-elementwise-around-contractions`) leaves it whole: a `tanh`
+  feeding a matmul is not recomputed for every step of its reduction, and
+  the contraction stays a GEMM. (Upstream's `linalg-fuse-elementwise-ops`
+  fuses only generics into generics, but folds a reshape of a
+  contraction's result into it, which makes it a generic.)
 - `contractions_to_calls`, on buffers: each `linalg.contract` on f32 or
   f64 memrefs becomes a call of the runtime's
   `meshsdy_contract_f32(A, B, C, loops, mapA, mapB, mapC)` (unranked memrefs;
