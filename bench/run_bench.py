@@ -28,7 +28,8 @@ features, hidden 2048), `gpt2` (the zoo's GPT-2, examples/frontends/
 jax_gpt2.py: fused q/k/v, 4 heads, 2 blocks, tanh GELU, tied head; batch
 4, 128 tokens, width 512, vocabulary 2048; the fused q/k/v split over
 'model' gives a device q and part of k, which both sides re-lay). All
-f32 (the tokens int32).
+f32 (the tokens int32). `cnn` (the zoo's CNN, examples/frontends/
+jax_cnn.py: batch 16 of 32x32x3 images, 64 then 128 channels).
 """
 
 from __future__ import annotations
@@ -52,6 +53,7 @@ import jax.numpy as jnp  # noqa: E402
 from jax.sharding import Mesh, NamedSharding, PartitionSpec  # noqa: E402
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples" / "frontends"))
+import jax_cnn  # noqa: E402
 import jax_gpt2  # noqa: E402
 from jax_attention import attention  # noqa: E402
 from jax_transformer import layer_norm  # noqa: E402
@@ -130,11 +132,27 @@ def gpt2_model(batch: int = 4, tokens: int = 128, width: int = 512, vocab: int =
     return Model("gpt2", jax_gpt2.gpt2, inputs, specs)
 
 
+def cnn_model(batch: int = 16, size: int = 32, channels: int = 64, features: int = 128) -> Model:
+    """The zoo's CNN (examples/frontends/jax_cnn.py: a 3x3 SAME
+    convolution, a 3x3 stride-2 VALID one, ReLUs, a global average pool, a
+    dense head) at benchmark size, the first convolution's output channels
+    and the second's input channels over 'model'."""
+    rng = np.random.default_rng(0)
+    inputs = [rng.standard_normal((batch, size, size, 3)).astype(np.float32),
+              (rng.standard_normal((3, 3, 3, channels)) / 3).astype(np.float32),
+              (rng.standard_normal((3, 3, channels, features)) / np.sqrt(9 * channels)).astype(np.float32),
+              rng.standard_normal((features, 10)).astype(np.float32)]
+    rep = PartitionSpec()
+    return Model("cnn", jax_cnn.cnn, inputs,
+                 [rep, PartitionSpec(None, None, None, "model"), PartitionSpec(None, None, "model", None), rep])
+
+
 MODELS: dict[str, Callable[[], Model]] = {
     "mlp": lambda: mlp_model("mlp", 256, 512),
     "mlp-large": lambda: mlp_model("mlp-large", 1024, 1024),
     "block": block_model,
     "gpt2": gpt2_model,
+    "cnn": cnn_model,
 }
 
 
@@ -254,7 +272,7 @@ def table(runs: list[list[Row]], peak: float) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--models", default="mlp,mlp-large,block,gpt2")
+    parser.add_argument("--models", default="mlp,mlp-large,block,gpt2,cnn")
     parser.add_argument("--ranks", default="1,2,4")
     parser.add_argument("--runs", type=int, default=1, help="measure the whole table this many times")
     parser.add_argument("--threads", default="1",

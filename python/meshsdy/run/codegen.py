@@ -2,8 +2,9 @@
 LLVM dialect, with upstream passes and two steps of ours in between.
 
 1. Tensors (`TENSOR_STAGE`): elementwise ops on tensors become linalg, every
-   named linalg op a `linalg.generic`; then the BLAS contractions are set
-   apart as `linalg.contract` (meshsdy.run.contract) and the elementwise
+   named linalg op a `linalg.generic`; then each convolution becomes an
+   im2col copy and a contraction (meshsdy.run.conv), the BLAS contractions
+   are set apart as `linalg.contract` (meshsdy.run.contract) and the elementwise
    chains around them are fused (`fuse-elementwise-around-contractions`,
    ours: upstream's fusion patterns, none of them allowed to touch a
    contraction: a chain of n ops is one loop nest and one buffer, not n,
@@ -46,6 +47,7 @@ from ..resources import check_resources
 from .asserts import route_asserts
 from .comms import colored_splits, keep_communicators
 from .contract import contractions_to_calls, protect_contractions
+from .conv import convolutions_to_contractions
 from .expand import expand_isinf
 from ._ir import ops_named
 from .mathfns import expand_erf
@@ -79,8 +81,8 @@ LLVM_STAGE = (
 )
 
 #: The whole lowering, in order; between the stages run
-#: `protect_contractions` and `distinct_results`, then `contractions_to_calls`
-#: and `expand_erf`.
+#: `convolutions_to_contractions`, `protect_contractions` and
+#: `distinct_results`, then `contractions_to_calls` and `expand_erf`.
 LOWERING = (TENSOR_STAGE, BUFFER_STAGE, LLVM_STAGE)
 
 
@@ -139,6 +141,7 @@ def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
         drop_deallocs(module)
         PassManager.parse(TENSOR_STAGE).run(module.operation)
         if blas:
+            convolutions_to_contractions(module)
             protect_contractions(module)
         distinct_results(module)
         PassManager.parse(BUFFER_STAGE).run(module.operation)
