@@ -2,7 +2,8 @@
 LLVM dialect, with upstream passes and two steps of ours in between.
 
 1. Tensors (`TENSOR_STAGE`): elementwise ops on tensors become linalg, every
-   named linalg op a `linalg.generic`; then each convolution becomes an
+   named linalg op a `linalg.generic`; then each cumulative window (JAX's
+   cumsum) becomes a scan (meshsdy.run.scan), each convolution an
    im2col copy and a contraction (meshsdy.run.conv), the BLAS contractions
    are set apart as `linalg.contract` (meshsdy.run.contract) and the elementwise
    chains around them are fused (`fuse-elementwise-around-contractions`,
@@ -51,6 +52,7 @@ from .conv import convolutions_to_contractions
 from .expand import expand_isinf
 from ._ir import ops_named
 from .mathfns import expand_erf
+from .scan import windows_to_scans
 
 __all__ = ["BUFFER_STAGE", "LLVM_STAGE", "LOWERING", "TENSOR_STAGE", "distinct_results", "drop_deallocs",
            "lower_to_llvm"]
@@ -81,7 +83,7 @@ LLVM_STAGE = (
 )
 
 #: The whole lowering, in order; between the stages run
-#: `convolutions_to_contractions`, `protect_contractions` and
+#: `windows_to_scans`, `convolutions_to_contractions`, `protect_contractions` and
 #: `distinct_results`, then `contractions_to_calls` and `expand_erf`.
 LOWERING = (TENSOR_STAGE, BUFFER_STAGE, LLVM_STAGE)
 
@@ -140,6 +142,7 @@ def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
         asserts = route_asserts(module)
         drop_deallocs(module)
         PassManager.parse(TENSOR_STAGE).run(module.operation)
+        windows_to_scans(module)
         if blas:
             convolutions_to_contractions(module)
             protect_contractions(module)
