@@ -152,7 +152,7 @@ def _iterators(count: int) -> ir.ArrayAttr:
     return ir.ArrayAttr.get([ir.Attribute.parse("#linalg.iterator_type<parallel>")] * count)
 
 
-def _rewrite(conv: _Convolution) -> None:
+def _rewrite(conv: _Convolution) -> bool:
     from mlir.dialects import linalg, tensor
 
     op, image_map = conv.op, conv.maps[conv.image]
@@ -191,8 +191,17 @@ def _rewrite(conv: _Convolution) -> None:
         init = _own_fill(op.operands[2], op)
         contract = linalg.contract(ins[0], ins[1], outs=[init], indexing_maps=maps)
     new = contract.owner if isinstance(contract, ir.OpResult) else contract
+    try:
+        ok = new.verify() and copy.verify()
+    except ir.MLIRError:
+        ok = False
+    if not ok:  # the generic stays as it was
+        for created in (new, copy.operation, empty.owner):
+            created.erase()
+        return False
     op.results[0].replace_all_uses_with(new.results[0])
     op.erase()
+    return True
 
 
 def convolutions_to_contractions(module: ir.Module) -> int:
@@ -200,7 +209,5 @@ def convolutions_to_contractions(module: ir.Module) -> int:
     a `linalg.contract` (see the module docstring); returns how many."""
     found = [c for c in map(_convolution, ops_named(module, "linalg.generic")) if c is not None]
     with module.context:
-        for conv in found:
-            _rewrite(conv)
-    return len(found)
+        return sum(_rewrite(conv) for conv in found)
 
