@@ -21,6 +21,23 @@ def ops_where(module: ir.Module, keep: Callable[[ir.Operation], bool]) -> list[i
     return found
 
 
+def static_binary_generic(op: ir.Operation) -> list[ir.Value] | None:
+    """The operands of generic `op` when it has two inputs and one output,
+    one result, all ranked tensors of static shape; else None."""
+    operands = list(op.operands)
+    if len(operands) != 3 or len(list(op.results)) != 1:
+        return None
+    if not all(isinstance(v.type, ir.RankedTensorType) and ir.RankedTensorType(v.type).has_static_shape
+               for v in operands):
+        return None
+    return operands
+
+
+def indexing_maps(op: ir.Operation) -> list[ir.AffineMap]:
+    """A linalg op's indexing maps."""
+    return [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+
+
 def ops_named(module: ir.Module, name: str) -> list[ir.Operation]:
     """The ops of `module` named `name`, in program order."""
     return ops_where(module, lambda op: op.name == name)

@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from ._ir import ops_named
+from ._ir import indexing_maps, ops_named, static_binary_generic
 from .contract import CONTRACT_FUNCTIONS, _element_type, _is_mul_add_body, _own_fill
 
 __all__ = ["MAX_COLUMN_ELEMENTS", "convolutions_to_contractions"]
@@ -87,16 +87,13 @@ class _Convolution:
 
 def _convolution(op: ir.Operation) -> _Convolution | None:
     """`op` as a convolution (see the module docstring), or None."""
-    operands = list(op.operands)
-    if len(operands) != 3 or len(list(op.results)) != 1:
-        return None
-    if not all(isinstance(v.type, ir.RankedTensorType) and ir.RankedTensorType(v.type).has_static_shape
-               for v in operands):
+    operands = static_binary_generic(op)
+    if operands is None:
         return None
     types = {_element_type(v) for v in operands}
     if len(types) != 1 or types.pop() not in CONTRACT_FUNCTIONS or not _is_mul_add_body(op):
         return None
-    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    maps = indexing_maps(op)
     if len(maps) != 3 or maps[0].n_symbols or not maps[2].is_projected_permutation:
         return None
     plain = [m.is_projected_permutation for m in maps[:2]]

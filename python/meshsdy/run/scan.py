@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from ._ir import ops_named
+from ._ir import indexing_maps, ops_named, static_binary_generic
 
 __all__ = ["windows_to_scans"]
 
@@ -105,13 +105,10 @@ def _pad_value(padded: ir.Value) -> float | int | None:
 
 def _scan(op: ir.Operation) -> _Scan | None:
     """`op` as a cumulative window (see the module docstring), or None."""
-    operands = list(op.operands)
-    if len(operands) != 3 or len(list(op.results)) != 1:
+    operands = static_binary_generic(op)
+    if operands is None:
         return None
-    if not all(isinstance(v.type, ir.RankedTensorType) and ir.RankedTensorType(v.type).has_static_shape
-               for v in operands):
-        return None
-    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    maps = indexing_maps(op)
     out_dims, window_dims = _dims(maps[2]), _dims(maps[1])
     if out_dims is None or window_dims is None or len(window_dims) != 1 or maps[0].n_symbols:
         return None
