@@ -5,7 +5,9 @@ Two steps of meshsdy.run's lowering (meshsdy.run.codegen):
 - `protect_contractions`, on tensors, after every named op became a
   `linalg.generic`: each generic that is a BLAS contraction (f32 or f64,
   body `out + a * b`, indexing maps that are projected permutations, at most
-  16 loops) becomes a `linalg.contract` with the same maps. Elementwise
+  16 loops) becomes a `linalg.contract` with the same maps (an operand
+  that is a transposed copy is read in place instead, through the composed
+  map). Elementwise
   fusion (`fuse-elementwise-around-contractions`) leaves it whole: a `tanh`
   feeding a matmul is not recomputed for every step of its reduction, and
   the contraction stays a GEMM. (Upstream's `linalg-fuse-elementwise-ops`
@@ -106,9 +108,13 @@ def protect_contractions(module: ir.Module) -> int:
         if not _is_blas_contraction(op) or not isinstance(op.operands[2].type, ir.RankedTensorType):
             continue
         maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+        ins = []
+        for i in range(2):
+            value, maps[i] = _read_through_permutations(op.operands[i], maps[i])
+            ins.append(value)
         init = _own_fill(op.operands[2], op)
         with op.location, ir.InsertionPoint(op):
-            contract = linalg.contract(op.operands[0], op.operands[1], outs=[init], indexing_maps=maps)
+            contract = linalg.contract(ins[0], ins[1], outs=[init], indexing_maps=maps)
         new = contract.owner if isinstance(contract, ir.OpResult) else contract
         try:
             ok = new.verify()
@@ -121,6 +127,29 @@ def protect_contractions(module: ir.Module) -> int:
         op.erase()
         count += 1
     return count
+
+
+def _read_through_permutations(value: ir.Value, m: ir.AffineMap) -> tuple[ir.Value, ir.AffineMap]:
+    """`value` read through map `m`, or, while `value` is a permuted copy of
+    a tensor (a generic yielding its one input, read through a permutation:
+    a `linalg.transpose`, as `x @ w.T` and attention's head transposes
+    arrive), that tensor read through `m` composed with the permutation.
+    The contraction then reads the tensor in place (the BLAS takes strided
+    and transposed operands) instead of a copy made every call with strided
+    loads; the copy, without other users, is erased as dead."""
+    while True:
+        owner = value.owner
+        if isinstance(owner, ir.Block) or owner.name != "linalg.generic" or len(list(owner.operands)) != 2:
+            return value, m
+        block = owner.regions[0].blocks[0]
+        body = list(block.operations)
+        if len(body) != 1 or body[0].operands[0] != block.arguments[0]:
+            return value, m
+        read, write = (ir.AffineMapAttr(a).value for a in ir.ArrayAttr(owner.attributes["indexing_maps"]))
+        if not read.is_permutation or write != ir.AffineMap.get_identity(write.n_dims):
+            return value, m
+        results = list(m.results)
+        value, m = owner.operands[0], ir.AffineMap.get(m.n_dims, 0, [results[d] for d in _dims(read)])
 
 
 def _own_fill(init: ir.Value, user: ir.Operation) -> ir.Value:

@@ -328,6 +328,48 @@ def test_a_contraction_whose_result_is_reshaped_stays_a_blas_call() -> None:
     np.testing.assert_allclose(got, np.concatenate([y, y], axis=1), rtol=1e-5, atol=1e-5)
 
 
+TRANSPOSED = """
+func.func @f(%x: tensor<8x16xf32>, %w: tensor<32x16xf32>) -> (tensor<8x32xf32>, tensor<16x32xf32>) {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<16x32xf32>
+  %wt = linalg.transpose ins(%w : tensor<32x16xf32>) outs(%e : tensor<16x32xf32>) permutation = [1, 0]
+  %o = tensor.empty() : tensor<8x32xf32>
+  %z = linalg.fill ins(%zero : f32) outs(%o : tensor<8x32xf32>) -> tensor<8x32xf32>
+  %y = linalg.matmul ins(%x, %wt : tensor<8x16xf32>, tensor<16x32xf32>) outs(%z : tensor<8x32xf32>) -> tensor<8x32xf32>
+  return %y, %wt : tensor<8x32xf32>, tensor<16x32xf32>
+}
+"""
+
+
+def test_a_transposed_operand_is_read_in_place() -> None:
+    """`x @ w.T` (PyTorch's Linear, a tied head, attention's heads): the
+    contraction reads w through the transposed map instead of a copy made
+    every call; the copy stays only for its other user (here, a result),
+    and both results are right."""
+    from mlir.passmanager import PassManager
+
+    from meshsdy.run.contract import protect_contractions
+
+    with ir.Context():
+        module = ir.Module.parse(TRANSPOSED)
+        PassManager.parse(codegen.TENSOR_STAGE).run(module.operation)
+        assert protect_contractions(module) == 1
+        (contract,) = [op for op in _walk(module) if op.name == "linalg.contract"]
+        assert isinstance(contract.operands[1].owner, ir.Block)  # %w itself
+        assert "affine_map<(d0, d1, d2) -> (d1, d2)>" in str(contract.attributes["indexing_maps"])
+    rng = np.random.default_rng(8)
+    x, w = rng.standard_normal((8, 16)).astype(np.float32), rng.standard_normal((32, 16)).astype(np.float32)
+    y, wt = mpirun.run(TRANSPOSED, "f", [x, w], ranks=1, timeout=180)
+    np.testing.assert_allclose(y, x.astype(np.float64) @ w.T, rtol=1e-5, atol=1e-5)
+    np.testing.assert_array_equal(wt, w.T)
+
+
+def _walk(module: ir.Module) -> list[ir.Operation]:
+    found: list[ir.Operation] = []
+    module.operation.walk(lambda op: found.append(op) or ir.WalkResult.ADVANCE)
+    return found
+
+
 TWICE = """
 func.func @f(%a: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
   %t = math.tanh %a : tensor<4x4xf32>
