@@ -90,6 +90,11 @@ void registerSpmdizePipelines();
 std::unique_ptr<Pass> createQuietCanonicalizePass();
 void registerQuietCanonicalizePass();
 
+/// Upstream's loop-invariant code motion, preserving all analyses when it
+/// moves nothing (lib/Conversion/Pipelines/QuietHoist.cpp).
+std::unique_ptr<Pass> createQuietHoistPass();
+void registerQuietHoistPass();
+
 } // namespace mlir::meshsdy
 
 #endif // MESHSDY_CONVERSION_SPMDIZEPIPELINES_H

@@ -9,6 +9,9 @@
 // the bridge annotates already holds what its users need, and
 // mesh-spmdization derives each op's loops from its operands as held and
 // its results as annotated (running it changed no partitioned program).
+// After partitioning, loop-invariant ops leave their loops
+// (meshsdy-loop-invariant-code-motion): a collective of a value a loop does
+// not change runs once.
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,6 +58,11 @@ getMeshPartitionStages(const SpmdizePipelineOptions &options) {
          // partitioned program is canonical already.
          pm.addNestedPass<func::FuncOp>(mesh::createMeshSpmdization());
          pm.addPass(createQuietCanonicalizePass());
+         // A collective of a loop-invariant value (a weight re-laid in a
+         // loop's body) runs once, before the loop; collectives are Pure.
+         // After canonicalization, which folds what stood between the
+         // value and its collective inside the body.
+         pm.addNestedPass<func::FuncOp>(createQuietHoistPass());
          pm.addPass(createCSEPass());
        }},
       {"lowering",
@@ -149,6 +157,7 @@ mlir::meshsdy::getPipelineStageTexts(StringRef name, StringRef options,
 
 void mlir::meshsdy::registerSpmdizePipelines() {
   registerQuietCanonicalizePass();
+  registerQuietHoistPass();
   PassPipelineRegistration<SpmdizePipelineOptions>(
       "mesh-spmdize-pipeline",
       "Propagate shardings and partition every function into its "
