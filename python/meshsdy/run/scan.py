@@ -172,7 +172,7 @@ def _rewrite(scan: _Scan) -> None:
                 x = tensor.ExtractOp(scan.source, indices).result
                 combined = ir.Operation.create(scan.combine.name, results=[out_type.element_type],
                                                operands=_ordered(scan, previous, x),
-                                               attributes={a.name: a.attr for a in (scan.combine.attributes[i] for i in range(len(scan.combine.attributes)))}).result
+                                               attributes=_attributes(scan.combine)).result
                 return tensor.InsertOp(combined, acc, indices).result
             upper = arith.ConstantOp(index, out_type.shape[depth]).result
             loop = scf.ForOp(zero, upper, one, [acc])
@@ -183,6 +183,12 @@ def _rewrite(scan: _Scan) -> None:
         result = nest(0, [], start)
     op.results[0].replace_all_uses_with(result)
     op.erase()
+
+
+def _attributes(op: ir.Operation) -> dict[str, ir.Attribute]:
+    """`op`'s attributes (fastmath, overflow flags), to give its copy."""
+    named = [op.attributes[k] for k in range(len(op.attributes))]
+    return {a.name: a.attr for a in named}
 
 
 def _is_out(scan: _Scan, value: ir.Value) -> bool:
