@@ -38,6 +38,14 @@ def indexing_maps(op: ir.Operation) -> list[ir.AffineMap]:
     return [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
 
 
+def map_dims(m: ir.AffineMap) -> list[int] | None:
+    """The loop each result of `m` reads, when every result is a loop
+    (`d_i`); else None."""
+    if not all(isinstance(e, ir.AffineDimExpr) for e in m.results):
+        return None
+    return [ir.AffineDimExpr(e).position for e in m.results]
+
+
 def ops_named(module: ir.Module, name: str) -> list[ir.Operation]:
     """The ops of `module` named `name`, in program order."""
     return ops_where(module, lambda op: op.name == name)

@@ -30,7 +30,7 @@ import itertools
 
 from mlir import ir
 
-from ._ir import ops_named
+from ._ir import indexing_maps, map_dims, ops_named
 
 __all__ = ["CONTRACT_FUNCTIONS", "contractions_to_calls", "protect_contractions"]
 
@@ -48,7 +48,7 @@ def _element_type(value: ir.Value) -> str:
 
 def _maps(op: ir.Operation) -> list[ir.AffineMap] | None:
     """The op's indexing maps if each is a projected permutation."""
-    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+    maps = indexing_maps(op)
     if len(maps) != 3 or any(not m.is_projected_permutation for m in maps):
         return None
     return maps
@@ -56,7 +56,9 @@ def _maps(op: ir.Operation) -> list[ir.AffineMap] | None:
 
 def _dims(m: ir.AffineMap) -> list[int]:
     """The loop each result of a projected permutation reads."""
-    return [ir.AffineDimExpr(e).position for e in m.results]
+    dims = map_dims(m)
+    assert dims is not None, "a projected permutation reads loops only"
+    return dims
 
 
 def _is_mul_add_body(op: ir.Operation) -> bool:
@@ -107,7 +109,7 @@ def protect_contractions(module: ir.Module) -> int:
     for op in ops_named(module, "linalg.generic"):
         if not _is_blas_contraction(op) or not isinstance(op.operands[2].type, ir.RankedTensorType):
             continue
-        maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
+        maps = indexing_maps(op)
         ins = []
         for i in range(2):
             value, maps[i] = _read_through_permutations(op.operands[i], maps[i])
@@ -145,7 +147,7 @@ def _read_through_permutations(value: ir.Value, m: ir.AffineMap) -> tuple[ir.Val
         body = list(block.operations)
         if len(body) != 1 or body[0].operands[0] != block.arguments[0]:
             return value, m
-        read, write = (ir.AffineMapAttr(a).value for a in ir.ArrayAttr(owner.attributes["indexing_maps"]))
+        read, write = indexing_maps(owner)
         if not read.is_permutation or write != ir.AffineMap.get_identity(write.n_dims):
             return value, m
         results = list(m.results)

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from mlir import ir
 
 from ._ir import indexing_maps, ops_named, static_binary_generic
-from .contract import CONTRACT_FUNCTIONS, _element_type, _is_mul_add_body, _own_fill
+from .contract import CONTRACT_FUNCTIONS, _dims, _element_type, _is_mul_add_body, _own_fill
 
 __all__ = ["MAX_COLUMN_ELEMENTS", "convolutions_to_contractions"]
 
@@ -70,10 +70,6 @@ def _terms(e: ir.AffineExpr) -> list[_Term] | None:
         return [lhs, rhs] if lhs and rhs and lhs.loop != rhs.loop else None
     term = _term(e)
     return [term] if term and term.coefficient == 1 else None
-
-
-def _dims(m: ir.AffineMap) -> list[int]:
-    return [ir.AffineDimExpr(e).position for e in m.results]
 
 
 @dataclass

@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from ._ir import indexing_maps, ops_named, static_binary_generic
+from ._ir import indexing_maps, map_dims, ops_named, static_binary_generic
 
 __all__ = ["windows_to_scans"]
 
@@ -45,12 +45,6 @@ class _Scan:
     source: ir.Value  # the unpadded tensor
     init: ir.Value  # the scalar the generic's output is filled with
     axis: int  # of the output and the source
-
-
-def _dims(m: ir.AffineMap) -> list[int] | None:
-    if not all(isinstance(e, ir.AffineDimExpr) for e in m.results):
-        return None
-    return [ir.AffineDimExpr(e).position for e in m.results]
 
 
 def _constant(value: ir.Value) -> float | int | None:
@@ -109,7 +103,7 @@ def _scan(op: ir.Operation) -> _Scan | None:
     if operands is None:
         return None
     maps = indexing_maps(op)
-    out_dims, window_dims = _dims(maps[2]), _dims(maps[1])
+    out_dims, window_dims = map_dims(maps[2]), map_dims(maps[1])
     if out_dims is None or window_dims is None or len(window_dims) != 1 or maps[0].n_symbols:
         return None
     window = window_dims[0]
@@ -130,7 +124,9 @@ def _scan(op: ir.Operation) -> _Scan | None:
         return None
     block = op.regions[0].blocks[0]
     body = list(block.operations)
-    if len(body) != 2 or body[1].operation.name != "linalg.yield" or body[1].operands[0] != body[0].result:
+    if len(body) != 2 or body[1].operation.name != "linalg.yield" or len(list(body[0].results)) != 1:
+        return None
+    if body[1].operands[0] != body[0].results[0]:
         return None
     combine = body[0].operation
     image, _, out = block.arguments
