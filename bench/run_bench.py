@@ -59,6 +59,7 @@ from jax.sharding import Mesh, NamedSharding, PartitionSpec  # noqa: E402
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "examples" / "frontends"))
 import jax_cnn  # noqa: E402
 import jax_cumsum  # noqa: E402
+import jax_embedding  # noqa: E402
 import jax_gpt2  # noqa: E402
 from jax_attention import attention  # noqa: E402
 from jax_transformer import layer_norm  # noqa: E402
@@ -161,20 +162,15 @@ def cumsum_model(rows: int = 1024, cols: int = 1024) -> Model:
 
 def embedding_model(tokens: int = 4096, vocab: int = 1024, width: int = 512) -> Model:
     """The zoo's embedding, argmax and one-hot (examples/frontends/
-    jax_embedding.py, whose vocabulary is 32) with a vocabulary of 1024: a
-    table lookup, logits against an output matrix split on its columns
-    over 'model', their argmax and its one-hot."""
-
-    def embed_and_pick(ids: jax.Array, table: jax.Array, w_out: jax.Array):  # noqa: ANN202
-        logits = table[ids] @ w_out
-        token = jnp.argmax(logits, axis=-1)
-        return logits, token, jax.nn.one_hot(token, vocab)
-
+    jax_embedding.py) with a vocabulary of 1024 (the zoo's has 32): a table
+    lookup, logits against an output matrix split on its columns over
+    'model', their argmax and its one-hot."""
     rng = np.random.default_rng(3)
     inputs = [rng.integers(0, vocab, (tokens // 128, 128)).astype(np.int32),
               rng.standard_normal((vocab, width)).astype(np.float32),
               (rng.standard_normal((width, vocab)) / np.sqrt(width)).astype(np.float32)]
-    return Model("embedding", embed_and_pick, inputs, [PartitionSpec(), PartitionSpec(), PartitionSpec(None, "model")])
+    return Model("embedding", jax_embedding.embed_and_pick, inputs,
+                 [PartitionSpec(), PartitionSpec(), PartitionSpec(None, "model")])
 
 
 def fori_loop_model(batch: int = 512, features: int = 1024, steps: int = 8) -> Model:

@@ -23,7 +23,7 @@ VOCAB = 32
 def embed_and_pick(ids: jax.Array, table: jax.Array, w_out: jax.Array):  # noqa: ANN201
     logits = table[ids] @ w_out
     token = jnp.argmax(logits, axis=-1)
-    return logits, token, jax.nn.one_hot(token, VOCAB)
+    return logits, token, jax.nn.one_hot(token, table.shape[0])
 
 
 def model() -> JaxModel:
