@@ -170,8 +170,9 @@ def FreeAfterLastUsePass : Pass<"free-after-last-use"> {
 
     What may alias the buffer: every memref result of an op that takes the
     buffer or one of its aliases as an operand (views, casts, loops carrying
-    it, ...), transitively. A use nested in an op's region counts at that
-    op. The dealloc stays where it is when the buffer may outlive the
+    it, ...), and of an op whose region's terminator takes one (an `scf.if`
+    yielding a view of the buffer), transitively. A use nested in an op's
+    region counts at that op. The dealloc stays where it is when the buffer may outlive the
     block's ops: an alias passed to the block's terminator, turned into a
     tensor, an LLVM value or an index (`memref.extract_aligned_pointer_as_index`,
     `builtin.unrealized_conversion_cast`), stored as a value, or freed a

@@ -9,11 +9,10 @@
 
 #include "meshsdy/Conversion/FreeAfterLastUse/FreeAfterLastUse.h"
 
+#include "meshsdy/Conversion/BufferAliases/BufferAliases.h"
+
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/IR/Block.h"
-#include "mlir/IR/BuiltinOps.h"
-#include "mlir/IR/BuiltinTypes.h"
-#include "llvm/ADT/SetVector.h"
 
 namespace mlir::meshsdy {
 #define GEN_PASS_DEF_FREEAFTERLASTUSEPASS
@@ -21,54 +20,25 @@ namespace mlir::meshsdy {
 } // namespace mlir::meshsdy
 
 using namespace mlir;
+using namespace mlir::meshsdy;
 
 namespace {
-
-/// A value of `type` may refer to a buffer without being a memref: a tensor
-/// (`bufferization.to_tensor`) or an LLVM pointer or descriptor.
-bool mayHoldBuffer(Type type) {
-  return isa<TensorType>(type) ||
-         type.getDialect().getNamespace() == "llvm";
-}
 
 /// The last op of `dealloc`'s block that uses the buffer it frees or an
 /// alias of it (the allocation itself if nothing does), or null when the
 /// buffer may outlive that block's ops (see the pass description).
 Operation *lastUse(memref::DeallocOp dealloc, memref::AllocOp alloc) {
-  Block *block = dealloc->getBlock();
   Operation *last = alloc;
-  llvm::SetVector<Value> aliases;
-  aliases.insert(alloc.getResult());
-  // The set grows while it is walked: each alias's users may add more.
-  for (size_t i = 0; i < aliases.size(); ++i) {
-    for (OpOperand &use : aliases[i].getUses()) {
-      Operation *user = use.getOwner();
-      if (user == dealloc.getOperation())
-        continue;
-      if (isa<memref::DeallocOp>(user))
-        return nullptr;
-      if (auto store = dyn_cast<memref::StoreOp>(user);
-          store && store.getValueToStore() == aliases[i])
-        return nullptr;
-      if (user->hasTrait<OpTrait::IsTerminator>() && user->getBlock() == block)
-        return nullptr;
-      if (isa<memref::ExtractAlignedPointerAsIndexOp,
-              UnrealizedConversionCastOp>(user))
-        return nullptr;
-      for (Value result : user->getResults()) {
-        if (isa<BaseMemRefType>(result.getType()))
-          aliases.insert(result);
-        else if (mayHoldBuffer(result.getType()))
-          return nullptr;
-      }
-      Operation *inBlock = block->findAncestorOpInBlock(*user);
-      if (!inBlock)
-        return nullptr;
-      if (last->isBeforeInBlock(inBlock))
-        last = inBlock;
-    }
-  }
-  return last;
+  bool bounded = walkBufferUses(
+      alloc.getResult(), dealloc->getBlock(), dealloc,
+      [&](const BufferUse &use) {
+        if (use.escapes || !use.inBlock)
+          return false;
+        if (last->isBeforeInBlock(use.inBlock))
+          last = use.inBlock;
+        return true;
+      });
+  return bounded ? last : nullptr;
 }
 
 struct FreeAfterLastUsePass

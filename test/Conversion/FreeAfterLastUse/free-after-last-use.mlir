@@ -122,3 +122,30 @@ func.func @escapes(%box: memref<memref<4xf32>>, %cond: i1) -> (memref<?xf32>, te
   memref.dealloc %d : memref<4xf32>
   return %cast, %t : memref<?xf32>, tensor<4xf32>
 }
+
+// -----
+
+// An scf.if yields a view of the buffer: its result is an alias, read after
+// the scf.if, so the free stays after that read (moving it to the scf.if
+// was a use after free: the next allocation of that size took the memory).
+
+// CHECK-LABEL: func.func @yielded_view
+func.func @yielded_view(%x: memref<8xf32>, %c: i1, %i: index, %out: memref<4xf32>) {
+  // CHECK: %[[A:.*]] = memref.alloc()
+  // CHECK: %[[V:.*]] = scf.if
+  // CHECK: linalg.copy ins(%[[V]]
+  // CHECK-NEXT: memref.dealloc %[[A]]
+  // CHECK-NEXT: return
+  %a = memref.alloc() : memref<8xf32>
+  linalg.copy ins(%x : memref<8xf32>) outs(%a : memref<8xf32>)
+  %v = scf.if %c -> (memref<4xf32, strided<[1], offset: ?>>) {
+    %s = memref.subview %a[%i] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: ?>>
+    scf.yield %s : memref<4xf32, strided<[1], offset: ?>>
+  } else {
+    %s = memref.subview %a[%i] [4] [1] : memref<8xf32> to memref<4xf32, strided<[1], offset: ?>>
+    scf.yield %s : memref<4xf32, strided<[1], offset: ?>>
+  }
+  linalg.copy ins(%v : memref<4xf32, strided<[1], offset: ?>>) outs(%out : memref<4xf32>)
+  memref.dealloc %a : memref<8xf32>
+  return
+}
