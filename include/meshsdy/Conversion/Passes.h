@@ -3,6 +3,7 @@
 #ifndef MESHSDY_CONVERSION_PASSES_H
 #define MESHSDY_CONVERSION_PASSES_H
 
+#include "meshsdy/Conversion/ForwardDeadCopySources/ForwardDeadCopySources.h"
 #include "meshsdy/Conversion/FreeAfterLastUse/FreeAfterLastUse.h"
 #include "meshsdy/Conversion/FuseElementwise/FuseElementwise.h"
 #include "meshsdy/Conversion/MeshToMPI/MeshToMPI.h"
@@ -11,6 +12,7 @@
 #include "meshsdy/Conversion/StablehloToMesh/StablehloToMesh.h"
 #include "meshsdy/Conversion/StablehloToScf/StablehloToScf.h"
 #include "meshsdy/Conversion/WidenI1/WidenI1.h"
+#include "meshsdy/Conversion/WriteIntoDeadInputs/WriteIntoDeadInputs.h"
 
 namespace mlir::meshsdy {
 #define GEN_PASS_REGISTRATION

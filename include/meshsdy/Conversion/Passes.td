@@ -157,6 +157,62 @@ def FuseElementwiseAroundContractionsPass
   ];
 }
 
+def ForwardDeadCopySourcesPass : Pass<"forward-dead-copy-sources"> {
+  let summary = "Use a copy's source buffer in place of its destination when "
+                "the source is dead after the copy";
+  let description = [{
+    After one-shot bufferization, a value written into a buffer of its own
+    (`bufferization.materialize_in_destination`: convert-mesh-to-mpi reduces
+    an all_reduce's operand in place in such a buffer) is a `memref.copy`
+    from the buffer that computed it. When that buffer is read by nothing
+    after the copy, the copy is wasted: this pass erases it and the
+    destination's allocation, and every use of the destination reads the
+    source instead. XLA's buffer assignment shares the two buffers the same
+    way.
+
+    A `memref.copy %src, %dst` is forwarded when:
+
+    - both are `memref.alloc`s of the same type with no dynamic sizes, in
+      the copy's block, and the destination asks for no larger alignment;
+    - every use of the source or of a memref derived from it (views, casts,
+      anything taking it as an operand, the results of an op whose region
+      yields it, transitively; a use nested in an op's region counts at
+      that op) is in the copy's block before the copy,
+      and none lets the buffer escape (a terminator, a tensor, an LLVM value
+      or index, a stored value, a free);
+    - every use of the destination or of a memref derived from it is in
+      that block after the copy (nothing reads or writes it before).
+
+    Runs after one-shot bufferization and before deallocations are placed.
+    Cost: one walk of each copy's two buffers' aliases and their uses.
+  }];
+}
+
+def WriteIntoDeadInputsPass : Pass<"write-into-dead-inputs"> {
+  let summary = "Let an elementwise linalg.generic write into an input that "
+                "is dead after it";
+  let description = [{
+    One-shot bufferization gives a `linalg.generic` whose init is a
+    `tensor.empty` a new buffer, even when one of its inputs is read at the
+    very positions it writes and by nothing else. This pass makes that input
+    the init, so that the op runs in place in the input's buffer (as
+    upstream's `convert-elementwise-to-linalg` does for the ops it
+    converts): one buffer fewer, written while it is in the cache. After it,
+    a buffer an all_reduce reduced is turned into its activation in place.
+
+    An op is rewritten when it is a `linalg.generic` on tensors with one
+    init, every loop parallel, the init a `tensor.empty` its body does not
+    read, and an input of the init's type, read through the init's indexing
+    map, whose only use is this op and which is computed by an op (not a
+    block argument, whose buffer one-shot bufferization may not write, nor a
+    constant or a `bufferization.to_tensor` not marked `writable`). The
+    first such input is taken. Each iteration then reads an
+    element of that input before writing it, and no other iteration reads
+    it: the result is the same.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def FreeAfterLastUsePass : Pass<"free-after-last-use"> {
   let summary = "Free each buffer right after its last use in its block";
   let description = [{

@@ -1,5 +1,5 @@
 """Per-rank code generation: a partitioned program (with `mpi` ops) to the
-LLVM dialect, with upstream passes and two steps of ours in between.
+LLVM dialect, with upstream passes and steps of ours in between.
 
 1. Tensors (`TENSOR_STAGE`): elementwise ops on tensors become linalg, every
    named linalg op a `linalg.generic`; then each cumulative window (JAX's
@@ -9,9 +9,16 @@ LLVM dialect, with upstream passes and two steps of ours in between.
    chains around them are fused (`fuse-elementwise-around-contractions`,
    ours: upstream's fusion patterns, none of them allowed to touch a
    contraction: a chain of n ops is one loop nest and one buffer, not n,
-   and a reshape of a contraction's result is not folded into it).
+   and a reshape of a contraction's result is not folded into it); an
+   elementwise op writes into an input nobody reads after it
+   (`write-into-dead-inputs`, ours: the activation of an all_reduce's
+   result is computed in place).
 2. Buffers (`BUFFER_STAGE`): one-shot bufferization (identity layouts at
-   function boundaries), results as out-parameters, the static buffers of
+   function boundaries); a copy whose source nobody reads afterwards is
+   dropped and its destination's readers read the source
+   (`forward-dead-copy-sources`, ours: an all_reduce's operand is reduced
+   in the buffer that computed it, not in a copy); results as
+   out-parameters, the static buffers of
    the results written in place (`hoist-static-allocs`; a tensor returned
    twice gets a copy first, `distinct_results`), and every buffer
    freed (`buffer-deallocation-pipeline`: one-shot bufferization frees
@@ -62,9 +69,10 @@ TENSOR_STAGE = "builtin.module(func.func(convert-elementwise-to-linalg),linalg-m
 
 #: After the contractions are set apart: fusion and bufferization.
 BUFFER_STAGE = (
-    "builtin.module(fuse-elementwise-around-contractions,"
+    "builtin.module(fuse-elementwise-around-contractions,write-into-dead-inputs,"
     "one-shot-bufferize{bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map"
     " allow-return-allocs-from-loops},"
+    "func.func(forward-dead-copy-sources),"
     "buffer-results-to-out-params{modify-public-functions hoist-static-allocs},"
     "buffer-deallocation-pipeline,free-after-last-use)"
 )
