@@ -203,10 +203,13 @@ def WriteIntoDeadInputsPass : Pass<"write-into-dead-inputs"> {
     An op is rewritten when it is a `linalg.generic` on tensors with one
     init, every loop parallel, the init a `tensor.empty` its body does not
     read, and an input of the init's type, read through the init's indexing
-    map, whose only use is this op and which is computed by an op (not a
-    block argument, whose buffer one-shot bufferization may not write, nor a
-    constant or a `bufferization.to_tensor` not marked `writable`). The
-    first such input is taken. Each iteration then reads an
+    map, that one-shot bufferization can write without a copy: the input,
+    and each tensor it is a slice, reshape or cast of, has no other use,
+    and the tensor underneath is computed by an op (not a block argument,
+    whose buffer one-shot bufferization may not write, nor a constant or a
+    `bufferization.to_tensor` not marked `writable`). Otherwise the
+    bufferization would copy the input first, one copy more than the new
+    buffer of the `tensor.empty`. The first such input is taken. Each iteration then reads an
     element of that input before writing it, and no other iteration reads
     it: the result is the same.
   }];

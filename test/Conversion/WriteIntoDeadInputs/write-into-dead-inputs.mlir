@@ -110,3 +110,48 @@ func.func @kept(%x: tensor<4x4xf32>, %init: tensor<4x4xf32>, %m: memref<4x4xf32>
   } -> tensor<4xf32>
   return %a, %b, %c, %d, %e, %f, %g, %h1 : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>, tensor<4xf32>
 }
+
+// -----
+
+#id = affine_map<(d0, d1) -> (d0, d1)>
+
+// Through views: a slice of a reshaped exp, all used once, is written in
+// place; a slice of a function argument, and a slice of a tensor read
+// again later, would be copied by one-shot bufferization first, so they
+// keep their tensor.empty.
+
+// CHECK-LABEL: func.func @views
+func.func @views(%x: tensor<4x8xf32>, %y: tensor<32xf32>) -> (tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>, tensor<4x8xf32>) {
+  // CHECK: %[[S:.*]] = tensor.extract_slice %[[R:.*]][0, 0] [2, 8] [1, 1]
+  // CHECK-NEXT: linalg.generic {{.*}} ins(%[[S]] : tensor<2x8xf32>) outs(%[[S]] : tensor<2x8xf32>)
+  // CHECK: %[[A:.*]] = tensor.extract_slice %arg0[0, 0] [2, 8] [1, 1]
+  // CHECK-NEXT: linalg.generic {{.*}} ins(%[[A]] : tensor<2x8xf32>) outs(%[[E:.*]] : tensor<2x8xf32>)
+  // CHECK: %[[K:.*]] = tensor.extract_slice %[[T:.*]][0, 0] [2, 8] [1, 1]
+  // CHECK-NEXT: linalg.generic {{.*}} ins(%[[K]] : tensor<2x8xf32>) outs(%[[E]] : tensor<2x8xf32>)
+  %e = tensor.empty() : tensor<2x8xf32>
+  %p = math.exp %y : tensor<32xf32>
+  %r = tensor.expand_shape %p [[0, 1]] output_shape [4, 8] : tensor<32xf32> into tensor<4x8xf32>
+  %s = tensor.extract_slice %r[0, 0] [2, 8] [1, 1] : tensor<4x8xf32> to tensor<2x8xf32>
+  %a = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%s : tensor<2x8xf32>) outs(%e : tensor<2x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.tanh %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x8xf32>
+  %xs = tensor.extract_slice %x[0, 0] [2, 8] [1, 1] : tensor<4x8xf32> to tensor<2x8xf32>
+  %b = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%xs : tensor<2x8xf32>) outs(%e : tensor<2x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.tanh %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x8xf32>
+  %t = math.exp %x : tensor<4x8xf32>
+  %ts = tensor.extract_slice %t[0, 0] [2, 8] [1, 1] : tensor<4x8xf32> to tensor<2x8xf32>
+  %c = linalg.generic {indexing_maps = [#id, #id], iterator_types = ["parallel", "parallel"]}
+      ins(%ts : tensor<2x8xf32>) outs(%e : tensor<2x8xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %0 = math.tanh %in : f32
+    linalg.yield %0 : f32
+  } -> tensor<2x8xf32>
+  return %a, %b, %c, %t : tensor<2x8xf32>, tensor<2x8xf32>, tensor<2x8xf32>, tensor<4x8xf32>
+}

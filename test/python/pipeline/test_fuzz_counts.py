@@ -128,10 +128,12 @@ def test_native_sample_agrees() -> None:
 
 def test_native_regressions_agree() -> None:
     """Programs the native runs once got wrong. mesh 910029: an scf.if on
-    uneven pieces whose branches compute in place in a view of the padded
-    input (write-into-dead-inputs) yields that view; free-after-last-use
-    freed the padded buffer right after the scf.if, and the all_gather's
-    buffers took its memory (output 0 off by up to 1.1 on 4 ranks)."""
+    uneven pieces whose branches computed in place in a view of the padded
+    input (a first version of write-into-dead-inputs, which now leaves a
+    view of a tensor read elsewhere alone) yielded that view;
+    free-after-last-use freed the padded buffer right after the scf.if, and
+    the all_gather's buffers took its memory (output 0 off by up to 1.1 on
+    4 ranks)."""
     results = fuzz_counts.run_batch("mesh", [910029], native=True)
     if any(r["outcome"] != "agree" for r in results):
         pytest.fail(fuzz_counts.report(results), pytrace=False)
