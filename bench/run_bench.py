@@ -325,7 +325,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=1, help="measure the whole table this many times")
     parser.add_argument("--threads", default="1",
                         help="threads per rank (the BLAS's): a number (default 1), or auto = cores / ranks")
-    parser.add_argument("--calls", type=int, default=5, help="timed calls per measurement (the fastest counts)")
+    parser.add_argument("--calls", type=int, default=10,
+                        help="timed calls per measurement (the fastest counts; this machine's noise comes in bursts)")
     args = parser.parse_args()
     names = args.models.split(",")
     unknown = [n for n in names if n not in MODELS]
