@@ -183,7 +183,10 @@ def ForwardDeadCopySourcesPass : Pass<"forward-dead-copy-sources"> {
     - every use of the destination or of a memref derived from it is in
       that block after the copy (nothing reads or writes it before).
 
-    Runs after one-shot bufferization and before deallocations are placed.
+    The same assumptions as `free-after-last-use`: a callee keeps no
+    buffer beyond the call, and an op is done with a buffer when it
+    returns. Runs after one-shot bufferization and before deallocations are
+    placed.
     Cost: one walk of each copy's two buffers' aliases and their uses.
   }];
 }
@@ -236,7 +239,9 @@ def FreeAfterLastUsePass : Pass<"free-after-last-use"> {
     tensor, an LLVM value or an index (`memref.extract_aligned_pointer_as_index`,
     `builtin.unrealized_conversion_cast`), stored as a value, or freed a
     second time. Callees are assumed not to keep a buffer they are
-    passed beyond the call, as ownership-based deallocation assumes.
+    passed beyond the call, as ownership-based deallocation assumes, and an
+    op to be done with a buffer when it returns (no nonblocking
+    `mpi.isend`/`mpi.irecv`: convert-mesh-to-mpi emits blocking ones).
 
     Cost: one walk of each buffer's aliases and their uses; the moves are
     made after every position is known (one renumbering of each block).

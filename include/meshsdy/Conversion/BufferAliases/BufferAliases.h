@@ -36,7 +36,9 @@ struct BufferUse {
 /// one, transitively), but the uses by `ignore`, until `visit` returns
 /// false; returns whether it never did. Callees are assumed not to keep a
 /// buffer they are passed beyond the call, as ownership-based deallocation
-/// assumes.
+/// assumes, and an op to be done with a buffer when it returns (no
+/// nonblocking `mpi.isend`/`mpi.irecv`: convert-mesh-to-mpi emits blocking
+/// ones).
 bool walkBufferUses(Value buffer, Block *block, Operation *ignore,
                     function_ref<bool(const BufferUse &)> visit);
 
