@@ -175,9 +175,10 @@ def ForwardDeadCopySourcesPass : Pass<"forward-dead-copy-sources"> {
     - both are `memref.alloc`s of the same type with no dynamic sizes, in
       the copy's block, and the destination asks for no larger alignment;
     - every use of the source or of a memref derived from it (views, casts,
-      anything taking it as an operand, the results of an op whose region
-      yields it, transitively; a use nested in an op's region counts at
-      that op) is in the copy's block before the copy,
+      anything taking it as an operand, a loop's carried value, the results
+      of an op whose region yields it, transitively, as in
+      `free-after-last-use`; a use nested in an op's region counts at that
+      op) is in the copy's block before the copy,
       and none lets the buffer escape (a terminator, a tensor, an LLVM value
       or index, a stored value, a free);
     - every use of the destination or of a memref derived from it is in
@@ -208,11 +209,13 @@ def WriteIntoDeadInputsPass : Pass<"write-into-dead-inputs"> {
     read, and an input of the init's type, read through the init's indexing
     map, that one-shot bufferization can write without a copy: the input,
     and each tensor it is a slice, reshape or cast of, has no other use,
-    and the tensor underneath is computed by an op (not a block argument,
-    whose buffer one-shot bufferization may not write, nor a constant or a
-    `bufferization.to_tensor` not marked `writable`). Otherwise the
-    bufferization would copy the input first, one copy more than the new
-    buffer of the `tensor.empty`. The first such input is taken. Each iteration then reads an
+    and the tensor underneath is computed by an op: not a block argument (a
+    function's input, which its caller may read again, or a loop's carried
+    value), a constant or a `bufferization.to_tensor` not marked
+    `writable`, whose buffers one-shot bufferization would copy before
+    writing them, one copy more than the new buffer of the `tensor.empty`.
+    The first such input is taken. Whether the op then runs in place is
+    one-shot bufferization's decision; the rewrite only lets it. Each iteration then reads an
     element of that input before writing it, and no other iteration reads
     it: the result is the same.
   }];
@@ -232,19 +235,25 @@ def FreeAfterLastUsePass : Pass<"free-after-last-use"> {
 
     What may alias the buffer: every memref result of an op that takes the
     buffer or one of its aliases as an operand (views, casts, loops carrying
-    it, ...), and of an op whose region's terminator takes one (an `scf.if`
-    yielding a view of the buffer), transitively. A use nested in an op's
-    region counts at that op. The dealloc stays where it is when the buffer may outlive the
+    it, ...), every memref argument of the blocks of such an op's regions
+    (a loop's carried value), and every memref result of an op whose
+    region's terminator takes one (an `scf.if` yielding a view of the
+    buffer) and argument of that terminator's successors, transitively. A
+    use nested in an op's region counts at that op. The dealloc stays where it is when the buffer may outlive the
     block's ops: an alias passed to the block's terminator, turned into a
     tensor, an LLVM value or an index (`memref.extract_aligned_pointer_as_index`,
-    `builtin.unrealized_conversion_cast`), stored as a value, or freed a
+    `builtin.unrealized_conversion_cast`, a `ptr` or LLVM value), stored as a
+    value (taken by an op that also takes a memref of buffers or pointers:
+    `memref.store`, `affine.store`, ...), or freed a
     second time. Callees are assumed not to keep a buffer they are
     passed beyond the call, as ownership-based deallocation assumes, and an
     op to be done with a buffer when it returns (no nonblocking
     `mpi.isend`/`mpi.irecv`: convert-mesh-to-mpi emits blocking ones).
 
-    Cost: one walk of each buffer's aliases and their uses; the moves are
-    made after every position is known (one renumbering of each block).
+    Cost: one walk of each buffer's aliases and their uses (an op with n
+    memref results or region arguments adds all n to every walk through
+    it); the moves are made after every position is known (one renumbering
+    of each block).
   }];
 }
 

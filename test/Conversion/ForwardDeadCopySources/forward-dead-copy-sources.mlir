@@ -163,3 +163,44 @@ func.func @source_yielded(%x: memref<8xf32>, %c: i1, %i: index, %out: memref<4xf
   linalg.copy ins(%v : memref<4xf32, strided<[1], offset: ?>>) outs(%out : memref<4xf32>)
   return %b : memref<8xf32>
 }
+
+// -----
+
+// The source is stored as a value through a loop's block argument before
+// the copy, and read through that store after it: the copy stays.
+
+// CHECK-LABEL: func.func @source_stored_in_a_loop
+func.func @source_stored_in_a_loop(%mm: memref<memref<4xf32>>, %n: index) -> f32 {
+  // CHECK: memref.copy
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %src = memref.alloc() : memref<4xf32>
+  %dst = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%one : f32) outs(%src : memref<4xf32>)
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %src) -> memref<4xf32> {
+    memref.store %a, %mm[] : memref<memref<4xf32>>
+    scf.yield %a : memref<4xf32>
+  }
+  memref.copy %src, %dst : memref<4xf32> to memref<4xf32>
+  linalg.fill ins(%zero : f32) outs(%dst : memref<4xf32>)
+  %m = memref.load %mm[] : memref<memref<4xf32>>
+  %v = memref.load %m[%c0] : memref<4xf32>
+  return %v : f32
+}
+
+// -----
+
+// Writing data into the source before the copy (a store of a value, not
+// of the buffer) does not keep the copy.
+
+// CHECK-LABEL: func.func @source_written_before
+func.func @source_written_before(%f: f32, %i: index) -> memref<4xf32> {
+  // CHECK-NOT: memref.copy
+  %src = memref.alloc() : memref<4xf32>
+  memref.store %f, %src[%i] : memref<4xf32>
+  %dst = memref.alloc() : memref<4xf32>
+  memref.copy %src, %dst : memref<4xf32> to memref<4xf32>
+  return %dst : memref<4xf32>
+}

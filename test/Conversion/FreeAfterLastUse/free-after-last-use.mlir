@@ -149,3 +149,45 @@ func.func @yielded_view(%x: memref<8xf32>, %c: i1, %i: index, %out: memref<4xf32
   memref.dealloc %a : memref<8xf32>
   return
 }
+
+// -----
+
+// The buffer is stored as a value inside a loop that carries it (through
+// the loop's block argument), or by a store of another dialect: it may be
+// read through the memref of buffers afterwards, so the free stays.
+
+// CHECK-LABEL: func.func @stored_through_a_loop_argument
+func.func @stored_through_a_loop_argument(%mm: memref<memref<4xf32>>, %n: index) -> f32 {
+  // CHECK: memref.load
+  // CHECK-NEXT: memref.load
+  // CHECK-NEXT: memref.dealloc
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %one = arith.constant 1.0 : f32
+  %src = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%one : f32) outs(%src : memref<4xf32>)
+  %r = scf.for %i = %c0 to %n step %c1 iter_args(%a = %src) -> memref<4xf32> {
+    memref.store %a, %mm[] : memref<memref<4xf32>>
+    scf.yield %a : memref<4xf32>
+  }
+  %m = memref.load %mm[] : memref<memref<4xf32>>
+  %v = memref.load %m[%c0] : memref<4xf32>
+  memref.dealloc %src : memref<4xf32>
+  return %v : f32
+}
+
+// CHECK-LABEL: func.func @stored_by_affine_store
+func.func @stored_by_affine_store(%mm: memref<memref<4xf32>>) -> f32 {
+  // CHECK: memref.load
+  // CHECK-NEXT: memref.load
+  // CHECK-NEXT: memref.dealloc
+  %c0 = arith.constant 0 : index
+  %one = arith.constant 1.0 : f32
+  %src = memref.alloc() : memref<4xf32>
+  linalg.fill ins(%one : f32) outs(%src : memref<4xf32>)
+  affine.store %src, %mm[] : memref<memref<4xf32>>
+  %m = memref.load %mm[] : memref<memref<4xf32>>
+  %v = memref.load %m[%c0] : memref<4xf32>
+  memref.dealloc %src : memref<4xf32>
+  return %v : f32
+}

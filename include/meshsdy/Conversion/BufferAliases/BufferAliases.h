@@ -24,16 +24,18 @@ struct BufferUse {
   /// inside that block.
   Operation *inBlock;
   /// The buffer may outlive the block's ops through this use: the block's
-  /// terminator takes it, it is stored as a value, freed, or turned into a
-  /// tensor, an LLVM value or an index (`memref.extract_aligned_pointer_as_index`,
+  /// terminator takes it, it is stored as a value (the op also takes a
+  /// memref of buffers or pointers), freed, or turned into a tensor, an LLVM
+  /// or `ptr` value or an index (`memref.extract_aligned_pointer_as_index`,
   /// `builtin.unrealized_conversion_cast`).
   bool escapes;
 };
 
 /// Calls `visit` on every use of `buffer` and of the memrefs that may alias
 /// it (every memref result of an op taking the buffer or an alias as an
-/// operand, and of the parent op of a nested region's terminator taking
-/// one, transitively), but the uses by `ignore`, until `visit` returns
+/// operand and every memref argument of that op's regions' blocks; every
+/// memref result of the parent op of a nested region's terminator taking
+/// one and argument of its successors; transitively), but the uses by `ignore`, until `visit` returns
 /// false; returns whether it never did. Callees are assumed not to keep a
 /// buffer they are passed beyond the call, as ownership-based deallocation
 /// assumes, and an op to be done with a buffer when it returns (no
