@@ -38,6 +38,19 @@ def indexing_maps(op: ir.Operation) -> list[ir.AffineMap]:
     return [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
 
 
+def element_type(value: ir.Value) -> str:
+    """The element type of a shaped value, as text ("f32"); "" for others."""
+    t = value.type
+    return str(ir.ShapedType(t).element_type) if isinstance(t, ir.ShapedType) else ""
+
+
+def permutation_dims(m: ir.AffineMap) -> list[int]:
+    """The loop each result of a projected permutation reads."""
+    dims = map_dims(m)
+    assert dims is not None, "a projected permutation reads loops only"
+    return dims
+
+
 def map_dims(m: ir.AffineMap) -> list[int] | None:
     """The loop each result of `m` reads, when every result is a loop
     (`d_i`); else None."""

@@ -30,20 +30,16 @@ import itertools
 
 from mlir import ir
 
-from ._ir import indexing_maps, map_dims, ops_named
+from ._ir import element_type, indexing_maps, ops_named, permutation_dims
 
-__all__ = ["CONTRACT_FUNCTIONS", "contractions_to_calls", "protect_contractions"]
+__all__ = ["CONTRACT_FUNCTIONS", "contractions_to_calls", "is_mul_add_body", "protect_contractions",
+           "replace_with_contract"]
 
 #: The runtime's functions, by element type.
 CONTRACT_FUNCTIONS = {"f32": "meshsdy_contract_f32", "f64": "meshsdy_contract_f64"}
 
 #: At most this many loops (4 bits per loop in an i64).
 MAX_LOOPS = 16
-
-
-def _element_type(value: ir.Value) -> str:
-    t = value.type
-    return str(ir.ShapedType(t).element_type) if isinstance(t, ir.ShapedType) else ""
 
 
 def _maps(op: ir.Operation) -> list[ir.AffineMap] | None:
@@ -54,14 +50,7 @@ def _maps(op: ir.Operation) -> list[ir.AffineMap] | None:
     return maps
 
 
-def _dims(m: ir.AffineMap) -> list[int]:
-    """The loop each result of a projected permutation reads."""
-    dims = map_dims(m)
-    assert dims is not None, "a projected permutation reads loops only"
-    return dims
-
-
-def _is_mul_add_body(op: ir.Operation) -> bool:
+def is_mul_add_body(op: ir.Operation) -> bool:
     """Whether the generic's body is `yield out + a * b` (either order)."""
     block = op.regions[0].blocks[0]
     a, b, out = list(block.arguments)
@@ -87,24 +76,22 @@ def _is_blas_contraction(op: ir.Operation) -> bool:
     operands = list(op.operands)
     if len(operands) != 3 or len(list(op.results)) > 1:
         return False
-    types = {_element_type(v) for v in operands}
+    types = {element_type(v) for v in operands}
     if len(types) != 1 or types.pop() not in CONTRACT_FUNCTIONS:
         return False
     if any(not ir.ShapedType(v.type).rank <= 15 for v in operands):
         return False
     maps = _maps(op)
-    if maps is None or maps[0].n_dims > MAX_LOOPS or not _is_mul_add_body(op):
+    if maps is None or maps[0].n_dims > MAX_LOOPS or not is_mul_add_body(op):
         return False
     iterators = [str(a) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
-    out_dims = set(_dims(maps[2]))
+    out_dims = set(permutation_dims(maps[2]))
     return all(("parallel" in it) == (d in out_dims) for d, it in enumerate(iterators))
 
 
 def protect_contractions(module: ir.Module) -> int:
     """Turns each BLAS contraction generic on tensors into a
     `linalg.contract` (see the module docstring); returns how many."""
-    from mlir.dialects import linalg
-
     count = 0
     for op in ops_named(module, "linalg.generic"):
         if not _is_blas_contraction(op) or not isinstance(op.operands[2].type, ir.RankedTensorType):
@@ -114,20 +101,7 @@ def protect_contractions(module: ir.Module) -> int:
         for i in range(2):
             value, maps[i] = _read_through_permutations(op.operands[i], maps[i])
             ins.append(value)
-        init = _own_fill(op.operands[2], op)
-        with op.location, ir.InsertionPoint(op):
-            contract = linalg.contract(ins[0], ins[1], outs=[init], indexing_maps=maps)
-        new = contract.owner if isinstance(contract, ir.OpResult) else contract
-        try:
-            ok = new.verify()
-        except ir.MLIRError:
-            ok = False
-        if not ok:
-            new.erase()
-            continue
-        op.results[0].replace_all_uses_with(new.results[0])
-        op.erase()
-        count += 1
+        count += replace_with_contract(op, ins, maps)
     return count
 
 
@@ -151,7 +125,37 @@ def _read_through_permutations(value: ir.Value, m: ir.AffineMap) -> tuple[ir.Val
         if not read.is_permutation or write != ir.AffineMap.get_identity(write.n_dims):
             return value, m
         results = list(m.results)
-        value, m = owner.operands[0], ir.AffineMap.get(m.n_dims, 0, [results[d] for d in _dims(read)])
+        value, m = owner.operands[0], ir.AffineMap.get(m.n_dims, 0, [results[d] for d in permutation_dims(read)])
+
+
+def replace_with_contract(op: ir.Operation, ins: list[ir.Value], maps: list[ir.AffineMap],
+                          created: tuple[ir.Operation, ...] = ()) -> bool:
+    """Replaces the generic `op` by `linalg.contract ins(ins) outs(its init)`
+    with `maps`, built before `op` (the init a fill of its own when the fill
+    is shared, see `_own_fill`), when the contraction and the ops in
+    `created` (what the caller built for it) verify; else erases all of them
+    and leaves `op` as it was. Returns whether it replaced `op`."""
+    from mlir.dialects import linalg
+
+    before = op.operands[2]
+    init = _own_fill(before, op)
+    with op.location, ir.InsertionPoint(op):
+        contract = linalg.contract(ins[0], ins[1], outs=[init], indexing_maps=maps)
+    new = contract.owner if isinstance(contract, ir.OpResult) else contract
+    try:
+        ok = new.verify() and all(c.verify() for c in created)
+    except ir.MLIRError:
+        ok = False
+    if not ok:
+        new.erase()
+        if init != before:
+            init.owner.erase()
+        for c in reversed(created):
+            c.erase()
+        return False
+    op.results[0].replace_all_uses_with(new.results[0])
+    op.erase()
+    return True
 
 
 def _own_fill(init: ir.Value, user: ir.Operation) -> ir.Value:
@@ -175,7 +179,7 @@ def _own_fill(init: ir.Value, user: ir.Operation) -> ir.Value:
 def _operand_map(m: ir.AffineMap) -> int:
     """4 bits per loop: the operand's dimension it indexes, plus 1."""
     packed = 0
-    for position, loop in enumerate(_dims(m)):
+    for position, loop in enumerate(permutation_dims(m)):
         packed |= (position + 1) << (4 * loop)
     return packed
 
@@ -205,7 +209,7 @@ def contractions_to_calls(module: ir.Module) -> int:
             if len(operands) != 3 or list(op.results) or not all(isinstance(v.type, ir.MemRefType)
                                                                  for v in operands):
                 continue
-            kind = _element_type(operands[0])
+            kind = element_type(operands[0])
             maps = _maps(op)
             if kind not in CONTRACT_FUNCTIONS or maps is None or maps[0].n_dims > MAX_LOOPS:
                 continue

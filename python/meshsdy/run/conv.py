@@ -33,8 +33,8 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from ._ir import indexing_maps, ops_named, static_binary_generic
-from .contract import CONTRACT_FUNCTIONS, _dims, _element_type, _is_mul_add_body, _own_fill
+from ._ir import element_type, indexing_maps, ops_named, permutation_dims, static_binary_generic
+from .contract import CONTRACT_FUNCTIONS, is_mul_add_body, replace_with_contract
 
 __all__ = ["MAX_COLUMN_ELEMENTS", "convolutions_to_contractions"]
 
@@ -86,8 +86,8 @@ def _convolution(op: ir.Operation) -> _Convolution | None:
     operands = static_binary_generic(op)
     if operands is None:
         return None
-    types = {_element_type(v) for v in operands}
-    if len(types) != 1 or types.pop() not in CONTRACT_FUNCTIONS or not _is_mul_add_body(op):
+    types = {element_type(v) for v in operands}
+    if len(types) != 1 or types.pop() not in CONTRACT_FUNCTIONS or not is_mul_add_body(op):
         return None
     maps = indexing_maps(op)
     if len(maps) != 3 or maps[0].n_symbols or not maps[2].is_projected_permutation:
@@ -96,11 +96,11 @@ def _convolution(op: ir.Operation) -> _Convolution | None:
     if plain.count(True) != 1:
         return None
     image, kernel = (1, 0) if plain[0] else (0, 1)
-    out_loops, kernel_loops = set(_dims(maps[2])), _dims(maps[kernel])
+    out_loops, kernel_loops = set(permutation_dims(maps[2])), permutation_dims(maps[kernel])
     shapes = [ir.RankedTensorType(v.type).shape for v in operands]
     extents: dict[int, int] = {}
     for index in (2, kernel):
-        for loop, size in zip(_dims(maps[index]), shapes[index]):
+        for loop, size in zip(permutation_dims(maps[index]), shapes[index]):
             extents[loop] = size
     windows: list[int] = []
     for e, size in zip(maps[image].results, shapes[image]):
@@ -129,7 +129,7 @@ def _convolution(op: ir.Operation) -> _Convolution | None:
     if all(loop in out_loops or loop in windows for loop in range(n)):
         return None
     image_loops = {t.loop for e in maps[image].results for t in _terms(e) or []}
-    columns = [d for d in _dims(maps[2]) if d in image_loops] + [d for d in kernel_loops if d in image_loops
+    columns = [d for d in permutation_dims(maps[2]) if d in image_loops] + [d for d in kernel_loops if d in image_loops
                                                                    and d not in out_loops]
     if sorted(columns) != sorted(image_loops):
         return None
@@ -176,25 +176,13 @@ def _rewrite(conv: _Convolution) -> bool:
         with ir.InsertionPoint(block):
             linalg.YieldOp([block.arguments[0]])
         column_map = ir.AffineMap.get(n, 0, [ir.AffineExpr.get_dim(d) for d in conv.columns])
-        maps = list(conv.maps)
-        maps[conv.image] = column_map
-        ins = [copy.result, op.operands[1 - conv.image]]
-        if conv.image == 1:
-            ins.reverse()
-        init = _own_fill(op.operands[2], op)
-        contract = linalg.contract(ins[0], ins[1], outs=[init], indexing_maps=maps)
-    new = contract.owner if isinstance(contract, ir.OpResult) else contract
-    try:
-        ok = new.verify() and copy.verify()
-    except ir.MLIRError:
-        ok = False
-    if not ok:  # the generic stays as it was
-        for created in (new, copy.operation, empty.owner):
-            created.erase()
-        return False
-    op.results[0].replace_all_uses_with(new.results[0])
-    op.erase()
-    return True
+    maps = list(conv.maps)
+    maps[conv.image] = column_map
+    ins = [copy.result, op.operands[1 - conv.image]]
+    if conv.image == 1:
+        ins.reverse()
+    # The generic stays as it was if the contraction or the copy does not verify.
+    return replace_with_contract(op, ins, maps, created=(empty.owner, copy.operation))
 
 
 def convolutions_to_contractions(module: ir.Module) -> int:
