@@ -29,13 +29,26 @@ def _stage(work: Path, rank: int, stage: str) -> None:
     (work / f"stage{rank}").write_text(stage)
 
 
+def _record_error(work: Path, rank: int, text: str) -> None:
+    """Records this rank's first failure for the parent, whole: written
+    aside and renamed, since the process manager may kill this rank at any
+    moment once another one has failed (a file created but not yet written
+    reported the rank as failing for no reason)."""
+    error = work / f"error{rank}"
+    if error.exists():
+        return
+    partial = work / f"error{rank}.partial"
+    partial.write_text(text)
+    partial.replace(error)
+
+
 def main(work: Path) -> None:
     rank = MPI.COMM_WORLD.Get_rank()
     try:
         _run(work, rank)
     except Exception as e:  # reported by the parent, naming this rank
         message = str(e).strip().splitlines()
-        (work / f"error{rank}").write_text(f"{type(e).__name__}: {message[0] if message else ''}")
+        _record_error(work, rank, f"{type(e).__name__}: {message[0] if message else ''}")
         sys.stderr.flush()
         # The other ranks may wait for this one in a collective: end them all.
         MPI.COMM_WORLD.Abort(1)
@@ -47,12 +60,8 @@ def on_failed_assert(work: Path, rank: int, messages: list[str]):  # noqa: ANN20
     wait for it)."""
 
     def failed(number: int) -> None:
-        error = work / f"error{rank}"
-        if not error.exists():  # the first failure is the one to report
-            message = messages[number] if 0 <= number < len(messages) else f"assertion {number}"
-            partial = work / f"error{rank}.partial"
-            partial.write_text(f"{AssertionFailed.__name__}: assertion failed: {message}")
-            partial.replace(error)  # whole, even if this rank is killed now
+        message = messages[number] if 0 <= number < len(messages) else f"assertion {number}"
+        _record_error(work, rank, f"{AssertionFailed.__name__}: assertion failed: {message}")
         sys.stderr.flush()
         MPI.COMM_WORLD.Abort(1)
         # MPICH's abort may return while the process manager tears the
