@@ -3,7 +3,8 @@ LLVM dialect, with upstream passes and steps of ours in between.
 
 1. Tensors (`TENSOR_STAGE`): elementwise ops on tensors become linalg, every
    named linalg op a `linalg.generic`; then each cumulative window (JAX's
-   cumsum) becomes a scan (meshsdy.run.scan), each convolution an
+   cumsum) becomes a scan (meshsdy.run.scan), each argmax or argmin two
+   reductions the loop vectorizer takes (meshsdy.run.argmax), each convolution an
    im2col copy and a contraction (meshsdy.run.conv), the BLAS contractions
    are set apart as `linalg.contract` (meshsdy.run.contract) and the elementwise
    chains around them are fused (`fuse-elementwise-around-contractions`,
@@ -52,6 +53,7 @@ from mlir import ir
 from mlir.passmanager import PassManager
 
 from ..resources import check_resources
+from .argmax import argmax_in_two_passes
 from .asserts import route_asserts
 from .comms import colored_splits, keep_communicators
 from .contract import contractions_to_calls, protect_contractions
@@ -151,6 +153,7 @@ def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
         drop_deallocs(module)
         PassManager.parse(TENSOR_STAGE).run(module.operation)
         windows_to_scans(module)
+        argmax_in_two_passes(module)
         if blas:
             convolutions_to_contractions(module)
             protect_contractions(module)

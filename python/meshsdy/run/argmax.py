@@ -1,0 +1,348 @@
+"""Argmax and argmin reductions of a rank's program as two vectorizable
+passes.
+
+JAX lowers `jnp.argmax` (and argmin) along a dimension to a reduction of
+two operands, the values and an iota of positions, whose body keeps the
+running (value, index) pair unless the element is greater (less), or the
+running value is a NaN, or it ties with a smaller index:
+
+    keep  = acc > x  |  acc != acc
+    keepi = keep | (acc == x & acc_i < x_i)
+    acc, acc_i = keep ? acc : x, keepi ? acc_i : x_i
+
+jaxlib's StableHLO-to-linalg gives it as a `linalg.generic` with two
+outputs, which the loop vectorizer leaves as a scalar loop: 18 ms for 4096
+rows of 1024 on one core, where JAX takes 6. `argmax_in_two_passes`
+rewrites it, on tensors, into
+
+    m   = maximum(acc0, x_0, ..., x_n-1)            (minimum for argmin)
+    idx = min(acc0 == m ? acc_i0 : MAX,
+              min over k of (x_k == m | x_k != x_k) ? i_k : i_n)
+
+two reductions the vectorizer takes (1.2 ms on the same rows). They give
+what the loop gives: the running value only grows (shrinks), so it ends at
+m, and among the elements equal to m (the init's value included) the loop
+keeps the smallest index; once the running value is a NaN it stays, so with
+a NaN the loop ends at the first one, the smallest index when the indices
+grow along the reduced loop (`maximum` is a NaN then, and no element equals
+it). With acc0 = -inf (+inf) some element is a hit, so i_n, the index past
+the last, is never the answer. Taken: exactly that body on f16/bf16/f32/f64
+values and i32/i64 indices, one reduction loop of at least one element,
+static shapes, a value init of -inf (+inf for argmin), and indices
+that are `index_cast(linalg.index + c)` along the reduced loop, c the same
+for the whole tensor (a rank's offset in a split dimension), read through
+reshapes that only add or drop unit dimensions. Anything else keeps its
+loop. The value result becomes m: where 0.0 ties with -0.0 the loop ends at
+the last of them and `maximum` at 0.0 (a NaN's payload may differ too).
+StableHLO leaves the order of a reduce open, XLA's differs from the loop's,
+and m is what one of the orders gives; the index is the loop's.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from mlir import ir
+
+from ._ir import indexing_maps, map_dims, ops_named
+
+__all__ = ["argmax_in_two_passes"]
+
+_FLOATS = ("f16", "bf16", "f32", "f64")
+
+
+@dataclass
+class _Argmax:
+    op: ir.Operation
+    greater: bool  # argmax (ogt); argmin otherwise (olt)
+    values: ir.Value
+    indices: ir.Value
+    value_init: ir.Value
+    init: float  # what the value init holds
+    index_init: ir.Value
+    reduced: int  # the reduction loop
+    extent: int  # its trip count
+    offset: ir.Value | None  # the indices are its positions plus this
+    maps: list[ir.AffineMap]  # of values, value init, index init
+
+
+def _ops(block: ir.Block) -> list[ir.Operation]:
+    return [op.operation for op in block.operations]
+
+
+def _is(op: ir.Operation, name: str, *operands: ir.Value, predicate: int | None = None,
+        commutative: bool = False) -> bool:
+    """`op` is `name` of exactly `operands` (either order if `commutative`)
+    with the comparison `predicate`."""
+    if op.name != name:
+        return False
+    got = list(op.operands)
+    if got != list(operands) and not (commutative and got == list(reversed(operands))):
+        return False
+    return predicate is None or ir.IntegerAttr(op.attributes["predicate"]).value == predicate
+
+
+# arith.cmpf predicates (CmpFPredicate) and arith.cmpi's slt.
+_OEQ, _OGT, _OLT, _UNE = 1, 2, 4, 13
+_SLT = 2
+
+
+def _body(block: ir.Block) -> tuple[bool, int, int] | None:
+    """(greater, position of the values input, of the indices input) when
+    `block` is the argmax/argmin body of the module docstring; else None."""
+    args = list(block.arguments)
+    if len(args) != 4:
+        return None
+    ops = _ops(block)
+    if len(ops) != 10:
+        return None
+    cmp_, nan, keep, eq, less, tie, keepi, sel, seli, yield_ = ops
+    acc, acc_i = args[2], args[3]
+    for xv, xi in ((0, 1), (1, 0)):
+        x, i = args[xv], args[xi]
+        for greater, predicate in ((True, _OGT), (False, _OLT)):
+            if (_is(cmp_, "arith.cmpf", acc, x, predicate=predicate)
+                    and _is(nan, "arith.cmpf", acc, acc, predicate=_UNE)
+                    and _is(keep, "arith.ori", cmp_.result, nan.result, commutative=True)
+                    and _is(eq, "arith.cmpf", acc, x, predicate=_OEQ)
+                    and _is(less, "arith.cmpi", acc_i, i, predicate=_SLT)
+                    and _is(tie, "arith.andi", eq.result, less.result, commutative=True)
+                    and _is(keepi, "arith.ori", keep.result, tie.result, commutative=True)
+                    and _is(sel, "arith.select", keep.result, acc, x)
+                    and _is(seli, "arith.select", keepi.result, acc_i, i)
+                    and _is(yield_, "linalg.yield", sel.result, seli.result)):
+                return greater, xv, xi
+    return None
+
+
+def _float_constant(value: ir.Value) -> float | None:
+    """The float constant a tensor is filled with, through the copies
+    (generics yielding their input), fills and slices between; else None."""
+    while True:
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            return None
+        if owner.name == "arith.constant":
+            attr = owner.attributes["value"]
+            if isinstance(attr, ir.DenseFPElementsAttr) and attr.is_splat:
+                attr = attr.get_splat_value()
+            return ir.FloatAttr(attr).value if isinstance(attr, ir.FloatAttr) else None
+        if owner.name in ("tensor.extract_slice", "tensor.expand_shape", "tensor.collapse_shape"):
+            value = owner.operands[0]
+            continue
+        if owner.name != "linalg.generic" or len(list(owner.operands)) != 2:
+            return None
+        block = owner.regions[0].blocks[0]
+        body = _ops(block)
+        if len(body) != 1 or list(body[0].operands) != [block.arguments[0]]:
+            return None
+        value = owner.operands[0]
+
+
+@dataclass
+class _Positions:
+    """A tensor whose elements are their positions along a dimension plus
+    `offset` (a value the same for all; None for 0)."""
+
+    offset: ir.Value | None
+
+
+def _grows_along(value: ir.Value, dim: int) -> _Positions | None:
+    """`value` as the positions along its dimension `dim`, when it holds
+    `index_cast(linalg.index + c)`, seen through reshapes that move `dim`
+    among unit dimensions only; else None."""
+    while True:
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            return None
+        if owner.name in ("tensor.expand_shape", "tensor.collapse_shape"):
+            groups = [[ir.IntegerAttr(d).value for d in ir.ArrayAttr(g)]
+                      for g in ir.ArrayAttr(owner.attributes["reassociation"])]
+            if owner.name == "tensor.expand_shape":
+                # `dim` is one of a group of result dimensions: the others
+                # must be unit ones.
+                shape = ir.RankedTensorType(owner.results[0].type).shape
+                source = next(s for s, g in enumerate(groups) if dim in g)
+                if any(shape[d] != 1 for d in groups[source] if d != dim):
+                    return None
+                dim = source
+            else:
+                # `dim` merges a group of source dimensions: at most one of
+                # them not a unit one.
+                shape = ir.RankedTensorType(owner.operands[0].type).shape
+                wide = [d for d in groups[dim] if shape[d] != 1]
+                if len(wide) > 1:
+                    return None
+                dim = wide[0] if wide else groups[dim][0]
+            value = owner.operands[0]
+            continue
+        if owner.name != "linalg.generic" or list(owner.operands)[:-1] or len(list(owner.results)) != 1:
+            return None
+        maps = indexing_maps(owner)
+        if maps[0] != ir.AffineMap.get_identity(maps[0].n_dims):
+            return None
+        return _position_offset(owner.regions[0].blocks[0], dim)
+
+
+def _position_offset(block: ir.Block, dim: int) -> _Positions | None:
+    """When the block yields index_cast(linalg.index `dim` [+ c]), c
+    defined outside it: the positions plus c; else None."""
+    ops = _ops(block)
+    if not ops or ops[-1].name != "linalg.yield":
+        return None
+    cast = ops[-1].operands[0].owner
+    if isinstance(cast, ir.Block) or cast.name != "arith.index_cast":
+        return None
+    source, offset = cast.operands[0].owner, None
+    if not isinstance(source, ir.Block) and source.name == "arith.addi":
+        a, b = source.operands
+        inner = [v for v in (a, b) if not isinstance(v.owner, ir.Block) and v.owner.name == "linalg.index"]
+        if len(inner) != 1:
+            return None
+        offset = b if inner[0] == a else a
+        if offset.owner == block or (not isinstance(offset.owner, ir.Block) and offset.owner in ops):
+            return None
+        source = inner[0].owner
+    if isinstance(source, ir.Block) or source.name != "linalg.index":
+        return None
+    return _Positions(offset) if ir.IntegerAttr(source.attributes["dim"]).value == dim else None
+
+
+def _extent(m: ir.AffineMap, shape: list[int], loop: int) -> int | None:
+    """The trip count of `loop`, from a tensor that `m` reads it with."""
+    dim = ir.AffineExpr.get_dim(loop)
+    return next((shape[r] for r, e in enumerate(m.results) if e == dim), None)
+
+
+def _argmax(op: ir.Operation) -> _Argmax | None:
+    """`op` as an argmax or argmin (see the module docstring), or None."""
+    operands = list(op.operands)
+    results = list(op.results)
+    if len(operands) != 4 or len(results) != 2:
+        return None
+    if not all(isinstance(v.type, ir.RankedTensorType) and ir.RankedTensorType(v.type).has_static_shape
+               for v in operands):
+        return None
+    iterators = [str(ir.Attribute(a)) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
+    reductions = [i for i, it in enumerate(iterators) if "reduction" in it]
+    if len(reductions) != 1:
+        return None
+    body = _body(op.regions[0].blocks[0])
+    if body is None:
+        return None
+    greater, xv, xi = body
+    maps = indexing_maps(op)
+    values, indices = operands[xv], operands[xi]
+    if str(ir.RankedTensorType(values.type).element_type) not in _FLOATS:
+        return None
+    index_type = ir.RankedTensorType(indices.type).element_type
+    if str(index_type) not in ("i32", "i64"):
+        return None
+    # The value init is -inf for an argmax (+inf for an argmin): then some
+    # element always equals the extreme or is a NaN.
+    init = _float_constant(operands[2])
+    if init != (-math.inf if greater else math.inf) or maps[2] != maps[3]:
+        return None
+    reduced = ir.AffineExpr.get_dim(reductions[0])
+    index_map = maps[xi]
+    position = next((r for r, e in enumerate(index_map.results) if e == reduced), None)
+    positions = None if position is None else _grows_along(indices, position)
+    if positions is None:
+        return None
+    extent = _extent(maps[xv], ir.RankedTensorType(values.type).shape, reductions[0])
+    # The passes read no indices: the values and outputs must give every loop.
+    read = {d for m in (maps[xv], maps[2]) for d in (map_dims(m) or [])}
+    if not extent or read != set(range(maps[xv].n_dims)):
+        return None
+    return _Argmax(op, greater, values, indices, operands[2], init, operands[3], reductions[0], extent,
+                   positions.offset,
+                   [maps[xv], maps[2], maps[3]])
+
+
+def _parallel(rank: int) -> ir.ArrayAttr:
+    return ir.ArrayAttr.get([ir.Attribute.parse("#linalg.iterator_type<parallel>")] * rank)
+
+
+def _maps(*maps: ir.AffineMap) -> ir.ArrayAttr:
+    return ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps])
+
+
+def _rewrite(am: _Argmax) -> None:
+    from mlir.dialects import arith, linalg
+
+    op = am.op
+    value_type = ir.RankedTensorType(am.value_init.type)
+    index_type = ir.RankedTensorType(am.index_init.type)
+    element, index = value_type.element_type, index_type.element_type
+    iterators = op.attributes["iterator_types"]
+    map_values, map_out, _ = am.maps
+    with op.location, ir.InsertionPoint(op):
+        # Pass 1: the maximum (minimum), NaN if any element is.
+        extreme = linalg.GenericOp([value_type], [am.values], [am.value_init], _maps(map_values, map_out),
+                                   iterators)
+        block = extreme.regions[0].blocks.append(element, element)
+        with ir.InsertionPoint(block):
+            x, acc = block.arguments
+            linalg.YieldOp([(arith.MaximumFOp if am.greater else arith.MinimumFOp)(acc, x).result])
+        # The index init counts where the value init ties with the extreme.
+        most = arith.ConstantOp(index, (1 << (ir.IntegerType(index).width - 1)) - 1).result
+        a0 = arith.ConstantOp(element, ir.FloatAttr.get(element, am.init)).result
+        identity = ir.AffineMap.get_identity(index_type.rank)
+        seeded = linalg.GenericOp([index_type], [extreme.result], [am.index_init], _maps(identity, identity),
+                                  _parallel(index_type.rank))
+        block = seeded.regions[0].blocks.append(element, index)
+        with ir.InsertionPoint(block):
+            m, i0 = block.arguments
+            ties = arith.CmpFOp(arith.CmpFPredicate.OEQ, a0, m).result
+            linalg.YieldOp([arith.SelectOp(ties, i0, most).result])
+        # Pass 2: the smallest index of an element equal to the extreme, or
+        # of a NaN (then the extreme is one and nothing equals it). The
+        # index is the reduction loop's position (plus the offset), not read
+        # from the tensor of indices: one stream of memory, not two. Where
+        # an element is no hit it counts as the index past the last one:
+        # there is a hit, and with that bound (not the type's largest) LLVM
+        # vectorizes the loop 4x better.
+        past = arith.ConstantOp(ir.IndexType.get(), am.extent).result
+        if am.offset is not None:
+            past = arith.AddIOp(past, am.offset).result
+        past = arith.IndexCastOp(index, past).result
+        first = linalg.GenericOp([index_type], [am.values, extreme.result], [seeded.result],
+                                 _maps(map_values, map_out, map_out), iterators)
+        block = first.regions[0].blocks.append(element, element, index)
+        with ir.InsertionPoint(block):
+            x, m, acc = block.arguments
+            k = linalg.IndexOp(ir.IntegerAttr.get(ir.IntegerType.get_signless(64), am.reduced)).result
+            if am.offset is not None:
+                k = arith.AddIOp(k, am.offset).result
+            i = arith.IndexCastOp(index, k).result
+            hit = arith.OrIOp(arith.CmpFOp(arith.CmpFPredicate.OEQ, x, m).result,
+                              arith.CmpFOp(arith.CmpFPredicate.UNO, x, x).result).result
+            linalg.YieldOp([arith.MinSIOp(acc, arith.SelectOp(hit, i, past).result).result])
+    op.results[0].replace_all_uses_with(extreme.result)
+    op.results[1].replace_all_uses_with(first.result)
+    indices = am.indices
+    op.erase()
+    _erase_if_dead(indices)
+
+
+def _erase_if_dead(value: ir.Value) -> None:
+    """Erases the ops that computed `value` (the tensor of indices, through
+    its reshapes) once nothing reads them."""
+    while not isinstance(value.owner, ir.Block) and not list(value.uses):
+        owner = value.owner
+        source = owner.operands[0] if owner.name in ("tensor.expand_shape", "tensor.collapse_shape") else None
+        owner.erase()
+        if source is None:
+            return
+        value = source
+
+
+def argmax_in_two_passes(module: ir.Module) -> int:
+    """Rewrites each argmax/argmin generic into two reductions (see the
+    module docstring); returns how many."""
+    found = [a for a in map(_argmax, ops_named(module, "linalg.generic")) if a is not None]
+    with module.context:
+        for am in found:
+            _rewrite(am)
+    return len(found)
