@@ -32,8 +32,10 @@ LLVM dialect, with upstream passes and steps of ours in between.
    `linalg.contract` becomes a call of the runtime's GEMM driver
    (lib/Runtime/Contract.c, OpenBLAS underneath).
 3. Math that vectorizes: `math.erf`/`math.erfc` on f32, f16 and bf16 as
-   arithmetic and an exp (meshsdy.run.mathfns), `math.tanh` as exps
-   (`math-expand-ops`); exp, log, sin, cos become LLVM intrinsics that the
+   arithmetic and an exp (meshsdy.run.mathfns), `math.tanh` as its series
+   near 0 and an exp elsewhere (meshsdy.run.mathfns; upstream's
+   `math-expand-ops` form lost precision near 0); exp, log, sin, cos
+   become LLVM intrinsics that the
    loop vectorizer turns into calls of the C library's vector functions
    (libmvec: 8 floats a call with AVX2) where a libm call per element would
    be slow (meshsdy.run.build).
@@ -60,7 +62,7 @@ from .contract import contractions_to_calls, protect_contractions
 from .conv import convolutions_to_contractions
 from .expand import expand_isinf
 from ._ir import ops_named
-from .mathfns import expand_erf
+from .mathfns import expand_erf, expand_tanh
 from .scan import windows_to_scans
 
 __all__ = ["BUFFER_STAGE", "LLVM_STAGE", "LOWERING", "TENSOR_STAGE", "distinct_results", "drop_deallocs",
@@ -162,6 +164,7 @@ def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
         if blas:
             contractions_to_calls(module)
         expand_erf(module)
+        expand_tanh(module)
         PassManager.parse(LLVM_STAGE).run(module.operation)
         if keep:
             keep_communicators(module)
