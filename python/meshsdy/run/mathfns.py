@@ -31,7 +31,11 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+from collections.abc import Callable
+
 from mlir import ir
+
+from ._ir import ops_where
 
 __all__ = ["expand_erf", "expand_tanh"]
 
@@ -143,36 +147,24 @@ def _expand_tanh(op: ir.Operation) -> None:
     op.erase()
 
 
+def _rewrite_scalar_ops(module: ir.Module, names: tuple[str, ...], types: tuple[str, ...],
+                        rewrite: Callable[[ir.Operation], None]) -> int:
+    """Calls `rewrite` on each op of `module` named in `names` whose operand
+    has one of `types`; returns how many."""
+    found = ops_where(module, lambda op: op.name in names and str(op.operands[0].type) in types)
+    with module.context:
+        for op in found:
+            rewrite(op)
+    return len(found)
+
+
 def expand_tanh(module: ir.Module) -> int:
     """Rewrites each scalar `math.tanh` on f16, bf16, f32 or f64 of `module`
     in place (see the module docstring); returns how many."""
-    found: list[ir.Operation] = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name == "math.tanh" and str(op.operands[0].type) in ("f16", "bf16", "f32", "f64"):
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    with module.context:
-        for op in found:
-            _expand_tanh(op)
-    return len(found)
+    return _rewrite_scalar_ops(module, ("math.tanh",), ("f16", "bf16", "f32", "f64"), _expand_tanh)
 
 
 def expand_erf(module: ir.Module) -> int:
     """Rewrites each scalar `math.erf` / `math.erfc` on f32, f16 or bf16 of
     `module` in place (see the module docstring); returns how many."""
-    found: list[ir.Operation] = []
-    narrow = ("f32", "f16", "bf16")
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name in ("math.erf", "math.erfc") and str(op.operands[0].type) in narrow:
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    with module.context:
-        for op in found:
-            _expand(op)
-    return len(found)
+    return _rewrite_scalar_ops(module, ("math.erf", "math.erfc"), ("f32", "f16", "bf16"), _expand)
