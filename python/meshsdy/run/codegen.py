@@ -34,7 +34,8 @@ LLVM dialect, with upstream passes and steps of ours in between.
 3. Math that vectorizes: `math.erf`/`math.erfc` on f32, f16 and bf16 as
    arithmetic and an exp (meshsdy.run.mathfns), `math.tanh` as its series
    near 0 and an exp elsewhere (meshsdy.run.mathfns; upstream's
-   `math-expand-ops` form lost precision near 0); exp, log, sin, cos
+   `math-expand-ops` form lost precision near 0), `expm1` and `log1p` in
+   Kahan's forms (upstream's exp(x) - 1, log(1 + x) lost x near 0); exp, log, sin, cos
    become LLVM intrinsics that the
    loop vectorizer turns into calls of the C library's vector functions
    (libmvec: 8 floats a call with AVX2) where a libm call per element would
@@ -62,7 +63,7 @@ from .contract import contractions_to_calls, protect_contractions
 from .conv import convolutions_to_contractions
 from .expand import expand_isinf
 from ._ir import ops_named
-from .mathfns import expand_erf, expand_tanh
+from .mathfns import expand_erf, expand_expm1_log1p, expand_tanh
 from .scan import windows_to_scans
 
 __all__ = ["BUFFER_STAGE", "LLVM_STAGE", "LOWERING", "TENSOR_STAGE", "distinct_results", "drop_deallocs",
@@ -165,6 +166,7 @@ def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
             contractions_to_calls(module)
         expand_erf(module)
         expand_tanh(module)
+        expand_expm1_log1p(module)
         PassManager.parse(LLVM_STAGE).run(module.operation)
         if keep:
             keep_communicators(module)

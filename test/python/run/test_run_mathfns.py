@@ -1,7 +1,8 @@
-"""Math the runner writes as arithmetic (meshsdy.run.mathfns): `math.tanh`
-and `math.erf`/`math.erfc` natively agree with numpy and libm to a few ulps
-(tanh 3, erf and erfc 6 in f32) over the whole range: near 0, where the
-first forms subtracted numbers close to 1, and in erfc's tail."""
+"""Math the runner writes as arithmetic (meshsdy.run.mathfns): `math.tanh`,
+`math.erf`/`math.erfc` and `math.expm1`/`math.log1p` natively agree with
+numpy and libm to a few ulps (tanh 3, the others 6 in f32) over the whole
+range: near 0, where the first forms subtracted numbers close to 1 or added
+x to 1, and in erfc's tail."""
 
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ from mlir.passmanager import PassManager
 import meshsdy  # noqa: F401  (registers the dialects)
 import meshsdy.run as mpirun
 from meshsdy.run import codegen
-from meshsdy.run.mathfns import expand_erf, expand_tanh
+from meshsdy.run.mathfns import expand_erf, expand_expm1_log1p, expand_tanh
 
 _TANH = """
 func.func @f(%x: tensor<{n}x{t}>) -> (tensor<{n}x{t}>, tensor<{n}xi1>) {{
@@ -87,3 +88,36 @@ def test_erf_and_erfc_agree_with_libm_to_a_few_ulps(t: str, dtype: type, ulps: i
         assert np.max(error) <= ulps, f"{fn.__name__} {t}: {np.max(error):.1f} ulps at {x[normal][np.argmax(error)]}"
     # Where f32 underflows, erfc is 0 (or the subnormal libm gives), never more.
     assert np.all(got_erfc[np.abs(x) >= 10.5][x[np.abs(x) >= 10.5] > 0] <= np.finfo(dtype).tiny)
+
+
+_EXPM1_LOG1P = """
+func.func @f(%x: tensor<{n}x{t}>, %p: tensor<{m}x{t}>) -> (tensor<{n}x{t}>, tensor<{m}x{t}>) {{
+  %e = math.expm1 %x : tensor<{n}x{t}>
+  %l = math.log1p %p : tensor<{m}x{t}>
+  return %e, %l : tensor<{n}x{t}>, tensor<{m}x{t}>
+}}
+"""
+
+
+@pytest.mark.parametrize("t, dtype, ulps", [("f32", np.float32, 6), ("f64", np.float64, 6),
+                                            ("f16", np.float16, 1)])
+def test_expm1_and_log1p_agree_with_numpy_near_0_too(t: str, dtype: type, ulps: int) -> None:
+    """expm1(1e-8) and log1p(1e-8) were 0 in f32 (exp(x) - 1, log(1 + x))."""
+    magnitudes = np.concatenate([np.geomspace(1e-30, 1e-6, 25), np.geomspace(1e-6, 20, 400), [0.0]])
+    x = np.concatenate([magnitudes, -magnitudes, [np.inf, -np.inf, np.nan, 200.0]]).astype(dtype)
+    p = np.concatenate([magnitudes, -np.geomspace(1e-30, 0.999, 200), [-1.0, np.inf, np.nan, -2.0]]).astype(dtype)
+    source = _EXPM1_LOG1P.format(n=x.size, m=p.size, t=t)
+    with ir.Context():
+        module = ir.Module.parse(source)
+        PassManager.parse(codegen.TENSOR_STAGE).run(module.operation)
+        assert expand_expm1_log1p(module) == 2
+    got_e, got_l = mpirun.run(source, "f", [x, p], ranks=1, timeout=180)
+    with np.errstate(all="ignore"):
+        wants = (np.expm1(x.astype(np.float64)).astype(dtype), np.log1p(p.astype(np.float64)).astype(dtype))
+    for got, want, name in ((got_e, wants[0], "expm1"), (got_l, wants[1], "log1p")):
+        np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+        np.testing.assert_array_equal(got[np.isinf(want)], want[np.isinf(want)])
+        normal = np.isfinite(want) & (np.abs(want) >= np.finfo(dtype).tiny)
+        spacing = np.spacing(np.abs(want[normal]).astype(dtype))
+        error = np.abs(got[normal].astype(np.float64) - want[normal].astype(np.float64)) / spacing
+        assert np.max(error) <= ulps, f"{name} {t}: {np.max(error):.1f} ulps"
