@@ -20,6 +20,7 @@ from meshsdy.run.argmax import argmax_in_two_passes
 
 jax = pytest.importorskip("jax")
 jnp = pytest.importorskip("jax.numpy")
+ml_dtypes = pytest.importorskip("ml_dtypes")
 
 from meshsdy.frontends import from_jax  # noqa: E402
 
@@ -59,7 +60,7 @@ def _jax_source(fn, x: np.ndarray) -> str:  # noqa: ANN001
 
 @pytest.mark.parametrize("reduce, axis", [(jnp.argmax, 1), (jnp.argmax, 0), (jnp.argmin, 1),
                                           (jnp.argmin, 0)])
-@pytest.mark.parametrize("dtype", [np.float32, np.float16])
+@pytest.mark.parametrize("dtype", [np.float32, np.float16, ml_dtypes.bfloat16])
 def test_argmax_and_argmin_are_two_passes_and_agree_with_jax(reduce, axis: int, dtype: type) -> None:  # noqa: ANN001
     x = _hard_rows(12, 17, dtype)
     x = x if axis == 1 else np.ascontiguousarray(x.T)
