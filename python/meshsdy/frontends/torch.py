@@ -46,6 +46,7 @@ from ..resources import ElidedResourceError, check_resources
 from ..sharding import Mesh, NamedSharding, PartitionSpec, annotate_function
 from ._common import FrontendError, check_no_foreign_ops
 from ._tm_tensor import lower_tm_tensor, torch_mlir_context
+from ._torch_argmax import nan_first_argmax
 
 __all__ = ["from_torch", "from_torch_mlir", "flatten_outputs", "to_numpy"]
 
@@ -208,6 +209,7 @@ def _parse(text: str) -> ir.Module:
             check_resources(module)
         except ElidedResourceError as e:
             raise FrontendError(f"torch-mlir: {e}") from None
+        nan_first_argmax(module)
     return module
 
 
