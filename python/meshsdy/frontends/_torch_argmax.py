@@ -24,7 +24,7 @@ from mlir import ir
 __all__ = ["nan_first_argmax"]
 
 # arith.cmpf predicates.
-_OGT, _OLT, _ORD, _UNO = 2, 4, 7, 8
+_OGT, _OLT = 2, 4
 
 
 def _defined(value: ir.Value) -> ir.Operation | None:

@@ -165,3 +165,46 @@ def test_forms_it_does_not_take_keep_their_loop_and_agree(init: str, indices: st
     init_value = 0.0 if init == "0.0" else -np.inf
     positions = np.tile(np.arange(6, dtype=np.int32), (4, 1))
     np.testing.assert_array_equal(got, _loop_argmax(x, ids if indices == "%ids" else positions, init_value))
+
+
+torch = pytest.importorskip("torch")
+
+
+@pytest.mark.parametrize("dim", [0, 1])
+@pytest.mark.parametrize("reduce", ["argmax", "argmin"])
+def test_pytorchs_argmax_and_argmin_are_two_passes_and_agree_with_torch(reduce: str, dim: int) -> None:
+    """torch-mlir's form, as meshsdy.frontends imports it (first NaN
+    wins): rewritten, and PyTorch's indices natively."""
+    pytest.importorskip("torch_mlir")
+    from meshsdy.frontends.torch import from_torch
+
+    class Reduce(torch.nn.Module):
+        def forward(self, x):  # noqa: ANN001, ANN201
+            return getattr(torch, reduce)(x, dim=dim)
+
+    x = torch.from_numpy(_hard_rows(12, 17, np.float32))
+    x = x if dim == 1 else x.T.contiguous()
+    module, _ = from_torch(Reduce(), (x,))
+    source = str(module)
+    assert _rewritten(source) == 1
+    (got,) = mpirun.run(source, "main", [x.numpy()], ranks=1, timeout=180)
+    np.testing.assert_array_equal(got, Reduce()(x).numpy())
+
+
+def test_pytorchs_argmax_over_a_split_dimension_is_two_passes_on_two_ranks() -> None:
+    pytest.importorskip("torch_mlir")
+    from meshsdy.frontends.torch import from_torch
+    from meshsdy.sharding import PartitionSpec
+
+    class Argmax(torch.nn.Module):
+        def forward(self, x):  # noqa: ANN001, ANN201
+            return torch.argmax(x, dim=1)
+
+    x = torch.from_numpy(_hard_rows(16, 64, np.float32))
+    x[8, [10, 40]] = 99.0
+    x[9, [40, 10]] = float("nan")
+    module, _ = from_torch(Argmax(), (x,), mesh={"model": 2}, input_specs=[PartitionSpec(None, "model")])
+    source = str(module)
+    assert _rewritten(source, partition=True) >= 1
+    (got,) = mpirun.run(source, "main", [x.numpy()], ranks=2, timeout=180)
+    np.testing.assert_array_equal(got, Argmax()(x).numpy())
