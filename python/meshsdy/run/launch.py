@@ -87,13 +87,24 @@ def thread_environment(threads: int) -> dict[str, str]:
     return {name: str(threads) for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS")}
 
 
+def _kill_group(pid: int) -> None:
+    """Kills what is left of the process group `pid` leads."""
+    try:
+        os.killpg(pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+
+
 def launch(llvm_text: str, func: str, per_rank_inputs: list[list[np.ndarray]], meta: dict, options: Launch,
            timings: list[dict[str, float]] | None) -> list[list[np.ndarray]]:
     """Runs the lowered module on one MPI rank per entry of
     `per_rank_inputs` (`meta`: the outputs' shapes and dtypes, the
     asserts' messages); returns each rank's outputs."""
     ranks = len(per_rank_inputs)
-    with tempfile.TemporaryDirectory(prefix="meshsdy-run-", dir=options.workdir) as tmp:
+    # A failed run's ranks may still be exiting, and writing, when the
+    # directory goes: a failed removal must not hide the rank's error.
+    with tempfile.TemporaryDirectory(prefix="meshsdy-run-", dir=options.workdir,
+                                     ignore_cleanup_errors=True) as tmp:
         work = Path(tmp)
         (work / "module.mlir").write_text(llvm_text)
         # numpy files keep bf16 as raw bytes: the dtypes travel by name.
@@ -114,6 +125,7 @@ def launch(llvm_text: str, func: str, per_rank_inputs: list[list[np.ndarray]], m
             proc.communicate()
             raise RunError(f"the run did not finish within {options.timeout:g} s: {_where(work, ranks)}") from None
         if proc.returncode != 0:
+            _kill_group(proc.pid)  # ranks mpiexec left behind
             failed = [f"rank {r} failed: {(work / f'error{r}').read_text()}"
                       for r in range(ranks) if (work / f"error{r}").exists()]
             if failed:

@@ -116,27 +116,32 @@ def _erf_series() -> list[float]:
     return coefficients
 
 
-def _expand(op: ir.Operation) -> None:
+def _in_wide_float(op: ir.Operation, compute: Callable[[_Builder, ir.Value, str], ir.Value]) -> None:
+    """Replaces the one-operand math op `op` by `compute(builder, x, name)`,
+    x its operand in f32 (extended from f16 or bf16, the result truncated
+    back) or in f64."""
     x = op.operands[0]
-    kind = op.name
+    f64 = str(x.type) == "f64"
     with op.location, ir.InsertionPoint(op):
-        b = _Builder()
-        narrow = x.type != b.float
-        wide = b.op("arith.extf", x) if narrow else x
-        one = b.const(1.0)
-        a = b.op("math.absf", wide)
-        near = b.less(a, b.const(_ERF_SERIES_BELOW))
-        series = b.op("arith.mulf", wide, b.horner(b.op("arith.mulf", wide, wide), _erf_series()))
-        tail = b.erfc_of_magnitude(a)  # erfc(|x|)
-        if kind == "math.erf":
-            far = b.op("math.copysign", b.op("arith.subf", one, tail), wide)
-            value = b.op("arith.select", near, series, far)
-        else:
-            far = b.op("arith.select", b.less(wide, b.const(0.0)), b.op("arith.subf", b.const(2.0), tail), tail)
-            value = b.op("arith.select", near, b.op("arith.subf", one, series), far)
+        b = _Builder(ir.F64Type.get() if f64 else None)
+        narrow = not f64 and x.type != b.float
+        value = compute(b, b.op("arith.extf", x) if narrow else x, op.name)
         result = b.op("arith.truncf", value, result=x.type) if narrow else value
     op.results[0].replace_all_uses_with(result)
     op.erase()
+
+
+def _erf(b: _Builder, x: ir.Value, name: str) -> ir.Value:
+    """erf or erfc (`name`) of x, f32."""
+    one = b.const(1.0)
+    a = b.op("math.absf", x)
+    near = b.less(a, b.const(_ERF_SERIES_BELOW))
+    series = b.op("arith.mulf", x, b.horner(b.op("arith.mulf", x, x), _erf_series()))
+    tail = b.erfc_of_magnitude(a)  # erfc(|x|)
+    if name == "math.erf":
+        return b.op("arith.select", near, series, b.op("math.copysign", b.op("arith.subf", one, tail), x))
+    far = b.op("arith.select", b.less(x, b.const(0.0)), b.op("arith.subf", b.const(2.0), tail), tail)
+    return b.op("arith.select", near, b.op("arith.subf", one, series), far)
 
 
 #: Below this |x| tanh is its Taylor series.
@@ -166,27 +171,19 @@ def _tanh_series(epsilon: float) -> list[float]:
     return coefficients
 
 
-def _expand_tanh(op: ir.Operation) -> None:
-    x = op.operands[0]
-    f64 = str(x.type) == "f64"
-    with op.location, ir.InsertionPoint(op):
-        b = _Builder(ir.F64Type.get() if f64 else None)
-        narrow = not f64 and x.type != b.float
-        wide = b.op("arith.extf", x) if narrow else x
-        a = b.op("math.absf", wide)
-        # Near 0: x + x^3 (c3 + x^2 (c5 + ...)).
-        square = b.op("arith.mulf", wide, wide)
-        poly = b.horner(square, _tanh_series(2.0**-53 if f64 else 2.0**-24)[1:])
-        series = b.op("arith.addf", wide, b.op("arith.mulf", b.op("arith.mulf", wide, square), poly))
-        # Elsewhere: 1 - 2 / (exp(2|x|) + 1), with x's sign.
-        one, two = b.const(1.0), b.const(2.0)
-        grown = b.op("arith.addf", b.op("math.exp", b.op("arith.mulf", two, a)), one)
-        far = b.op("math.copysign", b.op("arith.subf", one, b.op("arith.divf", two, grown)), wide)
-        near = b.less(a, b.const(_TANH_SERIES_BELOW))
-        value = b.op("arith.select", near, series, far, result=b.float)
-        result = b.op("arith.truncf", value, result=x.type) if narrow else value
-    op.results[0].replace_all_uses_with(result)
-    op.erase()
+def _tanh(b: _Builder, x: ir.Value, name: str) -> ir.Value:
+    """tanh of x, f32 or f64."""
+    f64 = str(b.float) == "f64"
+    a = b.op("math.absf", x)
+    # Near 0: x + x^3 (c3 + x^2 (c5 + ...)).
+    square = b.op("arith.mulf", x, x)
+    poly = b.horner(square, _tanh_series(2.0**-53 if f64 else 2.0**-24)[1:])
+    series = b.op("arith.addf", x, b.op("arith.mulf", b.op("arith.mulf", x, square), poly))
+    # Elsewhere: 1 - 2 / (exp(2|x|) + 1), with x's sign.
+    one, two = b.const(1.0), b.const(2.0)
+    grown = b.op("arith.addf", b.op("math.exp", b.op("arith.mulf", two, a)), one)
+    far = b.op("math.copysign", b.op("arith.subf", one, b.op("arith.divf", two, grown)), x)
+    return b.op("arith.select", b.less(a, b.const(_TANH_SERIES_BELOW)), series, far)
 
 
 def _rewrite_scalar_ops(module: ir.Module, names: tuple[str, ...], types: tuple[str, ...],
@@ -204,35 +201,26 @@ def _rewrite_scalar_ops(module: ir.Module, names: tuple[str, ...], types: tuple[
 _OEQ = 1
 
 
-def _expand_expm1_log1p(op: ir.Operation) -> None:
-    x = op.operands[0]
-    f64 = str(x.type) == "f64"
-    with op.location, ir.InsertionPoint(op):
-        b = _Builder(ir.F64Type.get() if f64 else None)
-        narrow = not f64 and x.type != b.float
-        wide = b.op("arith.extf", x) if narrow else x
-        one, inf = b.const(1.0), b.const(math.inf)
+def _expm1_log1p(b: _Builder, x: ir.Value, name: str) -> ir.Value:
+    """expm1 or log1p (`name`) of x, f32 or f64."""
+    one, inf = b.const(1.0), b.const(math.inf)
 
-        def equal(v: ir.Value, w: ir.Value) -> ir.Value:
-            return b.op("arith.cmpf", v, w, result=ir.IntegerType.get_signless(1),
-                        attributes={"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), _OEQ)})
+    def equal(v: ir.Value, w: ir.Value) -> ir.Value:
+        return b.op("arith.cmpf", v, w, result=ir.IntegerType.get_signless(1),
+                    attributes={"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), _OEQ)})
 
-        if op.name == "math.expm1":
-            u = b.op("math.exp", wide)
-            less_one = b.op("arith.subf", u, one)
-            value = b.op("arith.divf", b.op("arith.mulf", less_one, wide), b.op("math.log", u))
-            # -inf: u - 1 = -1 exactly; +inf: inf / inf.
-            value = b.op("arith.select", equal(less_one, b.const(-1.0)), less_one, value)
-        else:
-            u = b.op("arith.addf", one, wide)
-            value = b.op("arith.divf", b.op("arith.mulf", b.op("math.log", u), wide),
-                         b.op("arith.subf", u, one))
-            # -1: log(0) x / -1 = -inf already; +inf: inf / inf.
-        value = b.op("arith.select", equal(u, inf), inf, value)
-        value = b.op("arith.select", equal(u, one), wide, value)
-        result = b.op("arith.truncf", value, result=x.type) if narrow else value
-    op.results[0].replace_all_uses_with(result)
-    op.erase()
+    if name == "math.expm1":
+        u = b.op("math.exp", x)
+        less_one = b.op("arith.subf", u, one)
+        value = b.op("arith.divf", b.op("arith.mulf", less_one, x), b.op("math.log", u))
+        # -inf: u - 1 = -1 exactly; +inf: inf / inf.
+        value = b.op("arith.select", equal(less_one, b.const(-1.0)), less_one, value)
+    else:
+        u = b.op("arith.addf", one, x)
+        value = b.op("arith.divf", b.op("arith.mulf", b.op("math.log", u), x), b.op("arith.subf", u, one))
+        # -1: log(0) x / -1 = -inf already; +inf: inf / inf.
+    value = b.op("arith.select", equal(u, inf), inf, value)
+    return b.op("arith.select", equal(u, one), x, value)
 
 
 def expand_expm1_log1p(module: ir.Module) -> int:
@@ -240,16 +228,18 @@ def expand_expm1_log1p(module: ir.Module) -> int:
     or f64 of `module` in place (see the module docstring); returns how
     many."""
     return _rewrite_scalar_ops(module, ("math.expm1", "math.log1p"), ("f16", "bf16", "f32", "f64"),
-                               _expand_expm1_log1p)
+                               lambda op: _in_wide_float(op, _expm1_log1p))
 
 
 def expand_tanh(module: ir.Module) -> int:
     """Rewrites each scalar `math.tanh` on f16, bf16, f32 or f64 of `module`
     in place (see the module docstring); returns how many."""
-    return _rewrite_scalar_ops(module, ("math.tanh",), ("f16", "bf16", "f32", "f64"), _expand_tanh)
+    return _rewrite_scalar_ops(module, ("math.tanh",), ("f16", "bf16", "f32", "f64"),
+                              lambda op: _in_wide_float(op, _tanh))
 
 
 def expand_erf(module: ir.Module) -> int:
     """Rewrites each scalar `math.erf` / `math.erfc` on f32, f16 or bf16 of
     `module` in place (see the module docstring); returns how many."""
-    return _rewrite_scalar_ops(module, ("math.erf", "math.erfc"), ("f32", "f16", "bf16"), _expand)
+    return _rewrite_scalar_ops(module, ("math.erf", "math.erfc"), ("f32", "f16", "bf16"),
+                              lambda op: _in_wide_float(op, _erf))
