@@ -71,6 +71,21 @@ def test_argmax_and_argmin_are_two_passes_and_agree_with_jax(reduce, axis: int, 
     np.testing.assert_array_equal(got, np.asarray(fn(x)))
 
 
+def test_argmax_over_each_axis_of_a_3d_array_agrees_with_jax() -> None:
+    """The reduced loop in the middle, last and first (keepdims) of three:
+    each rewritten, each JAX's answer."""
+    x = np.random.default_rng(1).standard_normal((4, 37, 5)).astype(np.float32)
+    x[0, [3, 20], 1] = np.nan
+    x[1, :, 2] = -np.inf
+    x[2, [5, 9], 0] = 50.0
+    fn = lambda a: (jnp.argmax(a, axis=1), jnp.argmin(a, axis=2), jnp.argmax(a, axis=0, keepdims=True))  # noqa: E731
+    source = _jax_source(fn, x)
+    assert _rewritten(source) == 3
+    got = mpirun.run(source, "main", [x], ranks=1, timeout=180)
+    for g, want in zip(got, fn(x), strict=True):
+        np.testing.assert_array_equal(g, np.asarray(want))
+
+
 def test_the_maximum_and_its_index_together_agree_with_jax() -> None:
     """jnp.max and jnp.argmax of one array: the max stays its own
     reduction, the argmax two passes; both as JAX gives them."""
