@@ -339,19 +339,12 @@ def _torch_argmax(op: ir.Operation) -> _Argmax | None:
 def _argmax(op: ir.Operation) -> _Argmax | None:
     """`op` as an argmax or argmin (see the module docstring), or None."""
     operands = list(op.operands)
-    results = list(op.results)
     if len(operands) == 3:
         return _torch_argmax(op)
-    if len(operands) != 4 or len(results) != 2:
+    if len(operands) != 4 or len(list(op.results)) != 2:
         return None
-    if not all(isinstance(v.type, ir.RankedTensorType) and ir.RankedTensorType(v.type).has_static_shape
-               for v in operands):
-        return None
-    iterators = [str(ir.Attribute(a)) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
-    reductions = [i for i, it in enumerate(iterators) if "reduction" in it]
-    if len(reductions) != 1:
-        return None
-    body = _body(op.regions[0].blocks[0])
+    loop = _static_reduction(op)
+    body = None if loop is None else _body(op.regions[0].blocks[0])
     if body is None:
         return None
     greater, xv, xi = body
@@ -359,27 +352,20 @@ def _argmax(op: ir.Operation) -> _Argmax | None:
     values, indices = operands[xv], operands[xi]
     if str(ir.RankedTensorType(values.type).element_type) not in _FLOATS:
         return None
-    index_type = ir.RankedTensorType(indices.type).element_type
-    if str(index_type) not in ("i32", "i64"):
+    if str(ir.RankedTensorType(indices.type).element_type) not in ("i32", "i64"):
         return None
     # The value init is -inf for an argmax (+inf for an argmin): then some
     # element always equals the extreme or is a NaN.
     init = _float_constant(operands[2])
     if init != (-math.inf if greater else math.inf) or maps[2] != maps[3]:
         return None
-    reduced = ir.AffineExpr.get_dim(reductions[0])
-    index_map = maps[xi]
-    position = next((r for r, e in enumerate(index_map.results) if e == reduced), None)
+    reduced = ir.AffineExpr.get_dim(loop)
+    position = next((r for r, e in enumerate(maps[xi].results) if e == reduced), None)
     positions = None if position is None else _grows_along(indices, position)
-    if positions is None:
+    extent = _passes_can_read([maps[xv], maps[2]], values, loop)
+    if positions is None or not extent or extent >= 2**31:
         return None
-    extent = _extent(maps[xv], ir.RankedTensorType(values.type).shape, reductions[0])
-    # The passes read no indices: the values and outputs must give every loop.
-    read = {d for m in (maps[xv], maps[2]) for d in (map_dims(m) or [])}
-    if not extent or extent >= 2**31 or read != set(range(maps[xv].n_dims)):
-        return None
-    return _Argmax(op, greater, values, indices, operands[2], init, operands[3], reductions[0], extent,
-                   positions.offset,
+    return _Argmax(op, greater, values, indices, operands[2], init, operands[3], loop, extent, positions.offset,
                    [maps[xv], maps[2], maps[3]])
 
 
