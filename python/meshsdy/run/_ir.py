@@ -1,5 +1,6 @@
-"""The walk the rewrites of meshsdy.run share: the ops of a module to
-rewrite, collected first (rewriting while walking would skip ops)."""
+"""What the rewrites of meshsdy.run share: the walk over the ops of a
+module to rewrite, collected first (rewriting while walking would skip
+ops), reading linalg generics, and building their attributes."""
 
 from __future__ import annotations
 
@@ -62,3 +63,60 @@ def map_dims(m: ir.AffineMap) -> list[int] | None:
 def ops_named(module: ir.Module, name: str) -> list[ir.Operation]:
     """The ops of `module` named `name`, in program order."""
     return ops_where(module, lambda op: op.name == name)
+
+
+def parallel_iterators(count: int) -> ir.ArrayAttr:
+    """`count` parallel iterator types, for a new generic."""
+    return ir.ArrayAttr.get([ir.Attribute.parse("#linalg.iterator_type<parallel>")] * count)
+
+
+def maps_attr(*maps: ir.AffineMap) -> ir.ArrayAttr:
+    """Indexing maps as a generic's attribute."""
+    return ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps])
+
+
+#: Ops whose result holds the same elements as their first operand, reshaped
+#: or cut: a uniform tensor stays uniform through them.
+_SAME_ELEMENTS = ("tensor.extract_slice", "tensor.expand_shape", "tensor.collapse_shape")
+
+
+def uniform_source(value: ir.Value) -> ir.Value | None:
+    """What a tensor holds at every position, seen through slices, reshapes
+    and copies (a generic of one input and one output yielding the input:
+    fills and broadcasts): a scalar, a 0-d tensor or a splat constant;
+    else None."""
+    while True:
+        owner = value.owner
+        if isinstance(owner, ir.Block):
+            return value if not isinstance(value.type, ir.ShapedType) else None
+        if owner.name in _SAME_ELEMENTS:
+            value = owner.operands[0]
+            continue
+        if owner.name == "arith.constant":
+            attr = owner.attributes["value"]
+            return value if not isinstance(attr, ir.DenseElementsAttr) or attr.is_splat else None
+        if owner.name == "linalg.generic" and len(list(owner.operands)) == 2:
+            block = owner.regions[0].blocks[0]
+            body = list(block.operations)
+            if len(body) == 1 and list(body[0].operands) == [block.arguments[0]]:
+                value = owner.operands[0]
+                continue
+        if not isinstance(value.type, ir.ShapedType) or ir.ShapedType(value.type).rank == 0:
+            return value
+        return None
+
+
+def constant_number(value: ir.Value) -> float | int | None:
+    """The number an `arith.constant` holds, a scalar or a splat; else
+    None."""
+    owner = value.owner
+    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
+        return None
+    attr = owner.attributes["value"]
+    if isinstance(attr, ir.DenseElementsAttr):
+        if not attr.is_splat:
+            return None
+        attr = attr.get_splat_value()
+    if isinstance(attr, (ir.FloatAttr, ir.IntegerAttr)):
+        return attr.value
+    return None

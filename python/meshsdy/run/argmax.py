@@ -59,7 +59,7 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from ._ir import indexing_maps, map_dims, ops_named
+from ._ir import constant_number, indexing_maps, map_dims, maps_attr, ops_named, parallel_iterators, uniform_source
 
 __all__ = ["argmax_in_two_passes"]
 
@@ -177,27 +177,11 @@ def _torch_body(block: ir.Block) -> tuple[bool, int, ir.Value | None] | None:
 
 
 def _float_constant(value: ir.Value) -> float | None:
-    """The float constant a tensor is filled with, through the copies
-    (generics yielding their input), fills and slices between; else None."""
-    while True:
-        owner = value.owner
-        if isinstance(owner, ir.Block):
-            return None
-        if owner.name == "arith.constant":
-            attr = owner.attributes["value"]
-            if isinstance(attr, ir.DenseFPElementsAttr) and attr.is_splat:
-                attr = attr.get_splat_value()
-            return ir.FloatAttr(attr).value if isinstance(attr, ir.FloatAttr) else None
-        if owner.name in ("tensor.extract_slice", "tensor.expand_shape", "tensor.collapse_shape"):
-            value = owner.operands[0]
-            continue
-        if owner.name != "linalg.generic" or len(list(owner.operands)) != 2:
-            return None
-        block = owner.regions[0].blocks[0]
-        body = _ops(block)
-        if len(body) != 1 or list(body[0].operands) != [block.arguments[0]]:
-            return None
-        value = owner.operands[0]
+    """The float constant a tensor holds everywhere (through fills, copies,
+    slices and reshapes); else None."""
+    source = uniform_source(value)
+    number = None if source is None else constant_number(source)
+    return number if isinstance(number, float) else None
 
 
 @dataclass
@@ -369,14 +353,6 @@ def _argmax(op: ir.Operation) -> _Argmax | None:
                    [maps[xv], maps[2], maps[3]])
 
 
-def _parallel(rank: int) -> ir.ArrayAttr:
-    return ir.ArrayAttr.get([ir.Attribute.parse("#linalg.iterator_type<parallel>")] * rank)
-
-
-def _maps(*maps: ir.AffineMap) -> ir.ArrayAttr:
-    return ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in maps])
-
-
 def _rewrite(am: _Argmax) -> None:
     from mlir.dialects import arith, linalg, tensor
 
@@ -393,7 +369,7 @@ def _rewrite(am: _Argmax) -> None:
         offset = offset.owner.clone(ir.InsertionPoint(op)).results[0]
     with op.location, ir.InsertionPoint(op):
         # Pass 1: the maximum (minimum), NaN if any element is.
-        extreme = linalg.GenericOp([value_type], [am.values], [am.value_init], _maps(map_values, map_out),
+        extreme = linalg.GenericOp([value_type], [am.values], [am.value_init], maps_attr(map_values, map_out),
                                    iterators)
         block = extreme.regions[0].blocks.append(element, element)
         with ir.InsertionPoint(block):
@@ -409,15 +385,9 @@ def _rewrite(am: _Argmax) -> None:
         position = ir.IntegerType.get_signless(32)
         past = arith.ConstantOp(position, am.extent).result
         identity = ir.AffineMap.get_identity(index_type.rank)
-        none_yet = linalg.GenericOp([ir.RankedTensorType.get(list(index_type.shape), position)], [past],
-                                    [tensor.EmptyOp(list(index_type.shape), position).result],
-                                    _maps(ir.AffineMap.get(index_type.rank, 0, []), identity),
-                                    _parallel(index_type.rank))
-        block = none_yet.regions[0].blocks.append(position, position)
-        with ir.InsertionPoint(block):
-            linalg.YieldOp([block.arguments[0]])
-        first = linalg.GenericOp([none_yet.result.type], [am.values, extreme.result], [none_yet.result],
-                                 _maps(map_values, map_out, map_out), iterators)
+        none_yet = linalg.fill(past, outs=[tensor.EmptyOp(list(index_type.shape), position).result])
+        first = linalg.GenericOp([none_yet.type], [am.values, extreme.result], [none_yet],
+                                 maps_attr(map_values, map_out, map_out), iterators)
         block = first.regions[0].blocks.append(element, element, position)
         with ir.InsertionPoint(block):
             x, m, acc = block.arguments
@@ -432,7 +402,7 @@ def _rewrite(am: _Argmax) -> None:
         # index init unless the extreme beats the value init (or is a NaN).
         a0 = arith.ConstantOp(element, ir.FloatAttr.get(element, am.init)).result
         chosen = linalg.GenericOp([index_type], [first.result, extreme.result], [am.index_init],
-                                  _maps(identity, identity, identity), _parallel(index_type.rank))
+                                  maps_attr(identity, identity, identity), parallel_iterators(index_type.rank))
         block = chosen.regions[0].blocks.append(position, element, index)
         with ir.InsertionPoint(block):
             hit, m, i0 = block.arguments

@@ -88,7 +88,6 @@ BUFFER_STAGE = (
 #: defines.
 LLVM_STAGE = (
     "builtin.module("
-    "math-expand-ops{ops=tanh},"
     "convert-linalg-to-loops,widen-i1-memrefs,expand-strided-metadata,"
     "lower-affine,convert-scf-to-cf,func.func(llvm-request-c-wrappers),"
     "convert-math-to-funcs,convert-math-to-llvm,convert-math-to-libm,convert-to-llvm,"

@@ -33,7 +33,8 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from ._ir import element_type, indexing_maps, ops_named, permutation_dims, static_binary_generic
+from ._ir import (element_type, indexing_maps, maps_attr, ops_named, parallel_iterators, permutation_dims,
+                  static_binary_generic)
 from .contract import CONTRACT_FUNCTIONS, is_mul_add_body, replace_with_contract
 
 __all__ = ["MAX_COLUMN_ELEMENTS", "convolutions_to_contractions"]
@@ -141,10 +142,6 @@ def _convolution(op: ir.Operation) -> _Convolution | None:
     return _Convolution(op, image, maps, extents, columns)
 
 
-def _iterators(count: int) -> ir.ArrayAttr:
-    return ir.ArrayAttr.get([ir.Attribute.parse("#linalg.iterator_type<parallel>")] * count)
-
-
 def _rewrite(conv: _Convolution) -> bool:
     from mlir.dialects import linalg, tensor
 
@@ -170,8 +167,7 @@ def _rewrite(conv: _Convolution) -> bool:
     with op.location, ir.InsertionPoint(op):
         empty = tensor.EmptyOp([conv.extents[d] for d in conv.columns], element).result
         copy = linalg.GenericOp([columns_type], [image], [empty],
-                                ir.ArrayAttr.get([ir.AffineMapAttr.get(m) for m in copy_maps]),
-                                _iterators(len(conv.columns)))
+                                maps_attr(*copy_maps), parallel_iterators(len(conv.columns)))
         block = copy.regions[0].blocks.append(element, element)
         with ir.InsertionPoint(block):
             linalg.YieldOp([block.arguments[0]])

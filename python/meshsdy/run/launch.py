@@ -121,7 +121,7 @@ def launch(llvm_text: str, func: str, per_rank_inputs: list[list[np.ndarray]], m
         try:
             stdout, stderr = proc.communicate(timeout=options.timeout)
         except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
+            _kill_group(proc.pid)
             proc.communicate()
             raise RunError(f"the run did not finish within {options.timeout:g} s: {_where(work, ranks)}") from None
         if proc.returncode != 0:

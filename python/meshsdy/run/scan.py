@@ -29,7 +29,7 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from ._ir import indexing_maps, map_dims, ops_named, static_binary_generic
+from ._ir import constant_number, indexing_maps, map_dims, ops_named, static_binary_generic, uniform_source
 
 __all__ = ["windows_to_scans"]
 
@@ -47,34 +47,13 @@ class _Scan:
     axis: int  # of the output and the source
 
 
-def _constant(value: ir.Value) -> float | int | None:
-    owner = value.owner
-    if isinstance(owner, ir.Block) or owner.name != "arith.constant":
-        return None
-    attr = owner.attributes["value"]
-    if isinstance(attr, ir.FloatAttr):
-        return attr.value
-    if isinstance(attr, ir.IntegerAttr):
-        return attr.value
-    return None
-
-
 def _uniform_init(init: ir.Value) -> ir.Value | None:
-    """The scalar a broadcast generic (or fill) fills `init` with, through
-    slices of it (a partitioned program's piece of a global fill)."""
-    owner = init.owner
-    while not isinstance(owner, ir.Block) and owner.name == "tensor.extract_slice":
-        owner = owner.operands[0].owner
-    if isinstance(owner, ir.Block) or owner.name != "linalg.generic" or len(list(owner.operands)) != 2:
+    """The scalar (or 0-d tensor) a fill or broadcast fills `init` with,
+    through slices of it (a partitioned program's piece of a global fill)."""
+    source = uniform_source(init)
+    if source is None or (isinstance(source.type, ir.RankedTensorType)
+                          and ir.RankedTensorType(source.type).rank != 0):
         return None
-    source = owner.operands[0]
-    body = list(owner.regions[0].blocks[0].operations)
-    if len(body) != 1 or body[0].operation.name != "linalg.yield":
-        return None
-    if body[0].operands[0] != owner.regions[0].blocks[0].arguments[0]:
-        return None
-    if isinstance(source.type, ir.RankedTensorType):
-        return source if ir.RankedTensorType(source.type).rank == 0 else None
     return source
 
 
@@ -94,7 +73,7 @@ def _padding(padded: ir.Value, axis: int) -> tuple[ir.Value, int] | None:
 def _pad_value(padded: ir.Value) -> float | int | None:
     block = padded.owner.regions[0].blocks[0]
     ops = list(block.operations)
-    return _constant(ops[-1].operands[0]) if ops and ops[-1].operation.name == "tensor.yield" else None
+    return constant_number(ops[-1].operands[0]) if ops and ops[-1].operation.name == "tensor.yield" else None
 
 
 def _scan(op: ir.Operation) -> _Scan | None:

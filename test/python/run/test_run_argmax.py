@@ -58,17 +58,23 @@ def _jax_source(fn, x: np.ndarray) -> str:  # noqa: ANN001
         return str(from_jax(fn, x))
 
 
+def _agrees_with_jax(fn, x: np.ndarray, rewrites: int) -> None:  # noqa: ANN001
+    """`fn` of `x` as JAX lowers it: `rewrites` argmax generics become two
+    passes, and one rank's outputs are JAX's."""
+    source = _jax_source(fn, x)
+    assert _rewritten(source) == rewrites
+    got = mpirun.run(source, "main", [x], ranks=1, timeout=180)
+    for g, want in zip(got, jax.tree.leaves(fn(x)), strict=True):
+        np.testing.assert_array_equal(g, np.asarray(want))
+
+
 @pytest.mark.parametrize("reduce, axis", [(jnp.argmax, 1), (jnp.argmax, 0), (jnp.argmin, 1),
                                           (jnp.argmin, 0)])
 @pytest.mark.parametrize("dtype", [np.float32, np.float16, ml_dtypes.bfloat16])
 def test_argmax_and_argmin_are_two_passes_and_agree_with_jax(reduce, axis: int, dtype: type) -> None:  # noqa: ANN001
     x = _hard_rows(12, 17, dtype)
     x = x if axis == 1 else np.ascontiguousarray(x.T)
-    fn = lambda a: reduce(a, axis=axis)  # noqa: E731
-    source = _jax_source(fn, x)
-    assert _rewritten(source) == 1
-    (got,) = mpirun.run(source, "main", [x], ranks=1, timeout=180)
-    np.testing.assert_array_equal(got, np.asarray(fn(x)))
+    _agrees_with_jax(lambda a: reduce(a, axis=axis), x, rewrites=1)
 
 
 def test_argmax_over_each_axis_of_a_3d_array_agrees_with_jax() -> None:
@@ -78,24 +84,15 @@ def test_argmax_over_each_axis_of_a_3d_array_agrees_with_jax() -> None:
     x[0, [3, 20], 1] = np.nan
     x[1, :, 2] = -np.inf
     x[2, [5, 9], 0] = 50.0
-    fn = lambda a: (jnp.argmax(a, axis=1), jnp.argmin(a, axis=2), jnp.argmax(a, axis=0, keepdims=True))  # noqa: E731
-    source = _jax_source(fn, x)
-    assert _rewritten(source) == 3
-    got = mpirun.run(source, "main", [x], ranks=1, timeout=180)
-    for g, want in zip(got, fn(x), strict=True):
-        np.testing.assert_array_equal(g, np.asarray(want))
+    _agrees_with_jax(lambda a: (jnp.argmax(a, axis=1), jnp.argmin(a, axis=2), jnp.argmax(a, axis=0, keepdims=True)),
+                     x, rewrites=3)
 
 
 def test_the_maximum_and_its_index_together_agree_with_jax() -> None:
     """jnp.max and jnp.argmax of one array: the max stays its own
     reduction, the argmax two passes; both as JAX gives them."""
     x = _hard_rows(10, 33, np.float32)
-    fn = lambda a: (jnp.max(a, axis=1), jnp.argmax(a, axis=1))  # noqa: E731
-    source = _jax_source(fn, x)
-    assert _rewritten(source) == 1
-    got = mpirun.run(source, "main", [x], ranks=1, timeout=180)
-    for g, want in zip(got, fn(x), strict=True):
-        np.testing.assert_array_equal(g, np.asarray(want))
+    _agrees_with_jax(lambda a: (jnp.max(a, axis=1), jnp.argmax(a, axis=1)), x, rewrites=1)
 
 
 def test_an_argmax_over_a_split_dimension_agrees_on_two_ranks() -> None:
