@@ -35,8 +35,9 @@ tanh(+-inf) = +-1 (2 / inf = 0).
 upstream's LLVM lowering writes exp(x) - 1 and log(1 + x), which near 0 keep
 nothing of x: expm1(1e-8) and log1p(1e-8) were 0 in f32 (and a few
 e-9 off, relatively, in f64). Kahan's forms, with an exp and a log that
-vectorize: u = exp(x), expm1(x) = x where u = 1, else (u - 1) x / log(u);
-u = 1 + x, log1p(x) = x where u = 1, else log(u) x / (u - 1); both give
+vectorize: u = exp(x), expm1(x) = x where u = 1, else (u - 1) (x / log(u));
+u = 1 + x, log1p(x) = x where u = 1, else log(u) (x / (u - 1)) (the
+quotient first, about 1, so that nothing overflows below the top); both give
 the rounding of u back (within 6 ulps of numpy). expm1(-inf) = -1 (u - 1 = -1 is kept),
 expm1(+inf) and log1p(+inf) = +inf, log1p(-1) = -inf, NaN stays NaN.
 """
@@ -212,12 +213,14 @@ def _expm1_log1p(b: _Builder, x: ir.Value, name: str) -> ir.Value:
     if name == "math.expm1":
         u = b.op("math.exp", x)
         less_one = b.op("arith.subf", u, one)
-        value = b.op("arith.divf", b.op("arith.mulf", less_one, x), b.op("math.log", u))
+        # x / log(u) first (about 1): (u - 1) x overflows from x = 84 in f32.
+        value = b.op("arith.mulf", less_one, b.op("arith.divf", x, b.op("math.log", u)))
         # -inf: u - 1 = -1 exactly; +inf: inf / inf.
         value = b.op("arith.select", equal(less_one, b.const(-1.0)), less_one, value)
     else:
         u = b.op("arith.addf", one, x)
-        value = b.op("arith.divf", b.op("arith.mulf", b.op("math.log", u), x), b.op("arith.subf", u, one))
+        # x / (u - 1) first (about 1): log(u) x overflows for x near the top.
+        value = b.op("arith.mulf", b.op("math.log", u), b.op("arith.divf", x, b.op("arith.subf", u, one)))
         # -1: log(0) x / -1 = -inf already; +inf: inf / inf.
     value = b.op("arith.select", equal(u, inf), inf, value)
     return b.op("arith.select", equal(u, one), x, value)

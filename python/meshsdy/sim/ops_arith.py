@@ -52,6 +52,26 @@ def _ceildivsi(a: Any, b: Any) -> Any:
     return -np.floor_divide(-np.asarray(a), b)
 
 
+def _ctlz(x: Any) -> Any:
+    """Leading zero bits (the width for 0): the width less the bit length."""
+    u = _u(x)
+    width = u.dtype.itemsize * 8
+    length = np.zeros(u.shape, u.dtype)
+    for shift in (32, 16, 8, 4, 2, 1):
+        if shift < width:
+            big = u >> u.dtype.type(shift) != 0
+            length = length + np.where(big, shift, 0).astype(u.dtype)
+            u = np.where(big, u >> u.dtype.type(shift), u)
+    return (width - (length + (u != 0))).astype(u.dtype)
+
+
+def _cttz(x: Any) -> Any:
+    """Trailing zero bits (the width for 0): the ones below the lowest set
+    bit, which `~u & (u - 1)` keeps (all ones for 0)."""
+    u = _u(x)
+    return np.bitwise_count(~u & (u - u.dtype.type(1))).astype(u.dtype)
+
+
 def _round_away(x: Any) -> Any:
     return np.sign(x) * np.floor(np.abs(x) + 0.5)
 
@@ -144,6 +164,8 @@ _UNARY: dict[str, Fn] = {
     "math.erf": _erf,
     "math.erfc": _erfc,
     "math.ctpop": lambda x: np.bitwise_count(_u(x)),
+    "math.ctlz": _ctlz,
+    "math.cttz": _cttz,
 }
 
 _PREDICATE_RESULT: dict[str, Fn] = {

@@ -146,6 +146,8 @@ def every_op_program() -> Program:
         p.add(f"{op} i32", f"{op} %{lhs}, %{rhs} : {i32}", "i32")
     p.add("math.absi i32", f"math.absi %a : {i32}", "i32")
     p.add("math.ctpop i32", f"math.ctpop %a : {i32}", "i32")
+    p.add("math.ctlz i32", f"math.ctlz %a : {i32}", "i32")
+    p.add("math.cttz i32", f"math.cttz %a : {i32}", "i32")
     for pred in CMPI:
         p.add(f"arith.cmpi {pred} i32", f"arith.cmpi {pred}, %a, %b : {i32}", "i1")
     for op in BOOL_BINARY:
@@ -188,6 +190,10 @@ def test_every_math_and_arith_op_runs_natively() -> None:
             want = np.array([ref(v) for v in x]).astype(dtype)
             tol = TOLERANCE[np.dtype(dtype)]
             np.testing.assert_allclose(by_name[f"{op} f{bits}"], want, rtol=tol, atol=tol, err_msg=f"{op} f{bits}")
+    # Bit counts from Python's integers (32 for 0).
+    bits32 = [int(v) & 0xFFFFFFFF for v in ARGS["a"][1]]
+    assert by_name["math.ctlz i32"].tolist() == [32 - v.bit_length() for v in bits32]
+    assert by_name["math.cttz i32"].tolist() == [(v & -v).bit_length() - 1 if v else 32 for v in bits32]
 
 
 MISSING = """

@@ -107,10 +107,15 @@ func.func @f(%x: tensor<{n}x{t}>, %p: tensor<{m}x{t}>) -> (tensor<{n}x{t}>, tens
 @pytest.mark.parametrize("t, dtype, ulps", [("f32", np.float32, 6), ("f64", np.float64, 6),
                                             ("f16", np.float16, 1)])
 def test_expm1_and_log1p_agree_with_numpy_near_0_too(t: str, dtype: type, ulps: int) -> None:
-    """expm1(1e-8) and log1p(1e-8) were 0 in f32 (exp(x) - 1, log(1 + x))."""
+    """expm1(1e-8) and log1p(1e-8) were 0 in f32 (exp(x) - 1, log(1 + x));
+    expm1(88) and log1p(3e38) were inf in f32 (Kahan's product first)."""
     magnitudes = np.concatenate([np.geomspace(1e-30, 1e-6, 25), np.geomspace(1e-6, 20, 400), [0.0]])
-    x = np.concatenate([magnitudes, -magnitudes, [np.inf, -np.inf, np.nan, 200.0]]).astype(dtype)
-    p = np.concatenate([magnitudes, -np.geomspace(1e-30, 0.999, 200), [-1.0, np.inf, np.nan, -2.0]]).astype(dtype)
+    # Up to the top of the type: (u - 1) x and log(u) x overflowed there.
+    top = float(np.finfo(dtype).max)
+    x = np.concatenate([magnitudes, -magnitudes, np.linspace(20, np.log(top) * 0.9999, 60),
+                        [np.inf, -np.inf, np.nan, 200.0, 800.0]]).astype(dtype)
+    p = np.concatenate([magnitudes, -np.geomspace(1e-30, 0.999, 200), np.geomspace(20, top, 60),
+                        [-1.0, np.inf, np.nan, -2.0]]).astype(dtype)
     source = _EXPM1_LOG1P.format(n=x.size, m=p.size, t=t)
     assert _rewritten(source, expand_expm1_log1p) == 2
     got_e, got_l = mpirun.run(source, "f", [x, p], ranks=1, timeout=180)
