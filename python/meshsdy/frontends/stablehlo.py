@@ -37,6 +37,7 @@ from mlir.passmanager import PassManager
 import meshsdy  # noqa: F401  (registers the dialects and passes)
 
 from ._common import FrontendError, check_no_foreign_ops
+from ._jaxlib_concat import concats_from_generics
 from ._xla_convert import saturate_float_to_int
 
 __all__ = ["INLINE_PIPELINE", "JAXLIB_PIPELINE", "MESHSDY_PIPELINE", "from_jax", "from_stablehlo"]
@@ -136,6 +137,7 @@ def _convert_in_ours(generic: str) -> str:
             raise FrontendError(f"{_SOURCE}: {_one_line(e)}") from None
         check_no_foreign_ops(module, _SOURCE)
         saturate_float_to_int(module)
+        concats_from_generics(module)
         PassManager.parse(INLINE_PIPELINE).run(module.operation)
         return module.operation.get_asm(enable_debug_info=True)
 

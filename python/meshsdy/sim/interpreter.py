@@ -17,7 +17,7 @@ from typing import Any
 import numpy as np
 from mlir import ir
 
-from . import ops_affine, ops_arith, ops_cf, ops_linalg, ops_mesh, ops_scf_func, ops_tensor  # noqa: F401  (fill OP_TABLE)
+from . import body_if, ops_affine, ops_arith, ops_cf, ops_linalg, ops_mesh, ops_scf_func, ops_tensor  # noqa: F401  (fill the op tables)
 from .collectives import Mailbox
 from .irutil import dtype_of, static_shape
 from .mesh import Mesh

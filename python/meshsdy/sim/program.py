@@ -28,6 +28,7 @@ from .irutil import dtype_of, static_shape
 from .reductions import SimulationError
 
 __all__ = [
+    "BODY_REGION_OPS",
     "CONTROL",
     "GLOBAL",
     "LOCAL",
@@ -39,6 +40,7 @@ __all__ = [
     "Kernel",
     "Step",
     "register",
+    "used_from_above",
 ]
 
 LOCAL, GLOBAL, CONTROL, TERMINATOR = 0, 1, 2, 3
@@ -250,9 +252,11 @@ class Compiler:
             )
         return step
 
-    def body(self, block: ir.Block) -> Body:
+    def body(self, block: ir.Block, lanes: frozenset[ir.Value] = frozenset()) -> Body:
         """Compile a linalg/tensor body block with its own slots, recording the
-        outside values it uses."""
+        outside values it uses. `lanes`: the outside values that hold one
+        element per point of the iteration space (those of an enclosing body,
+        for a region of an op inside it); the body's own values do too."""
         saved = self._slots
         self._slots = {}
         args = tuple(self.slot(a) for a in block.arguments)
@@ -261,18 +265,20 @@ class Compiler:
             local.update(op.operation.results)
         captures: list[ir.Value] = []
         for op in block.operations:
-            if len(op.operation.regions):
+            if len(op.operation.regions) and op.operation.name not in BODY_REGION_OPS:
                 raise SimulationError(
                     f"'{op.operation.name}' with regions inside a '{block.owner.name}' body is not supported"
                 )
-            for v in op.operation.operands:
+            for v in list(op.operation.operands) + used_from_above(op):
                 if v not in local and v not in captures:
                     captures.append(v)
         captured = tuple(self.slot(v) for v in captures)
         steps = []
         yields: tuple[int, ...] = ()
+        inner_lanes = lanes | local
         for op in block.operations:
-            st = self.step(op)
+            region_op = BODY_REGION_OPS.get(op.operation.name)
+            st = region_op(op, self, inner_lanes) if region_op is not None else self.step(op)
             if st.kind == TERMINATOR:
                 yields = st.operands
             elif st.kind != LOCAL:
@@ -282,6 +288,29 @@ class Compiler:
         body = Body(len(self._slots), args, captured, captures, steps, yields)
         self._slots = saved
         return body
+
+
+#: op name -> compiler of that op with regions inside a body, given the
+#: values that hold one element per point (filled by meshsdy.sim.body_if).
+BODY_REGION_OPS: dict[str, Callable[[ir.OpView, "Compiler", frozenset[ir.Value]], Step]] = {}
+
+
+def used_from_above(op: ir.OpView) -> list[ir.Value]:
+    """The values the regions of `op` use that are defined outside it."""
+    inside: set[ir.Value] = set()
+    used: list[ir.Value] = []
+
+    def visit(regions: Any) -> None:
+        for region in regions:
+            for block in region.blocks:
+                inside.update(block.arguments)
+                for inner in block.operations:
+                    inside.update(inner.operation.results)
+                    used.extend(inner.operation.operands)
+                    visit(inner.operation.regions)
+
+    visit(op.operation.regions)
+    return list(dict.fromkeys(v for v in used if v not in inside))
 
 
 def _typed(t: ir.Type) -> bool:

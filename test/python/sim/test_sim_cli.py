@@ -59,9 +59,10 @@ def test_compare_agree_and_disagree(tmp_path: Path) -> None:
 
 def test_errors_exit_2(tmp_path: Path) -> None:
     f = tmp_path / "u.mlir"
-    f.write_text("func.func @f(%x: tensor<4xi32>) -> tensor<4xi32> {\n  %y = math.ctlz %x : tensor<4xi32>\n  return %y : tensor<4xi32>\n}\n")
+    f.write_text("func.func @f(%x: tensor<4xi32>) -> tensor<4xi32> {\n  %y, %z = arith.mulsi_extended %x, %x : tensor<4xi32>\n"
+                 "  return %y : tensor<4xi32>\n}\n")
     r = _run(str(f), "--func", "f")
-    assert r.returncode == 2 and "does not support 'math.ctlz'" in r.stderr
+    assert r.returncode == 2 and "does not support 'arith.mulsi_extended'" in r.stderr
     p = tmp_path / "p.mlir"
     p.write_text("func.func @f( {")
     r = _run(str(p))
