@@ -27,6 +27,7 @@ import jax_cumsum
 import jax_embedding
 import jax_fori_loop
 import jax_gpt2
+import jax_llama
 import jax_mlp
 import jax_shard_map
 import jax_shard_map_partial
@@ -35,7 +36,7 @@ import jax_transformer
 #: Every model of the zoo, by name.
 MODELS = {m.model().name: m.model for m in (
     jax_mlp, jax_attention, jax_transformer, jax_embedding, jax_fori_loop, jax_cond, jax_cumsum, jax_shard_map,
-    jax_shard_map_partial, jax_gpt2, jax_cnn)}
+    jax_shard_map_partial, jax_gpt2, jax_cnn, jax_llama)}
 
 
 def main() -> int:

@@ -47,6 +47,7 @@ from ..sharding import Mesh, NamedSharding, PartitionSpec, annotate_function
 from ._common import FrontendError, check_no_foreign_ops
 from ._tm_tensor import lower_tm_tensor, torch_mlir_context
 from ._torch_argmax import nan_first_argmax
+from ._torch_concat import concat_static_pieces
 
 __all__ = ["from_torch", "from_torch_mlir", "flatten_outputs", "to_numpy"]
 
@@ -210,6 +211,7 @@ def _parse(text: str) -> ir.Module:
         except ElidedResourceError as e:
             raise FrontendError(f"torch-mlir: {e}") from None
         nan_first_argmax(module)
+        concat_static_pieces(module)
     return module
 
 

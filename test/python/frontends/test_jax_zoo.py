@@ -48,12 +48,15 @@ EXPECTED_COLLECTIVES = {
     # The convolutions keep the batch and feature splits (their windows stay
     # whole): the second one's partial sums, reduced once, as XLA does.
     "cnn": {"mesh.all_reduce": 1},
+    # The rotary embedding's concatenation stays inside each device's heads.
+    "llama_block": {"mesh.all_reduce": 2},
 }
 
 #: Models whose collectives are XLA's, kind for kind.
 SAME_AS_XLA = {"mlp": {"all-reduce": 1}, "attention": {"all-reduce": 1}, "transformer_block": {"all-reduce": 2},
                "shard_map_partial": {"all-gather": 1, "all-reduce": 1},
-               "embedding_argmax_one_hot": {"all-gather": 2}, "cnn": {"all-reduce": 1}}
+               "embedding_argmax_one_hot": {"all-gather": 2}, "cnn": {"all-reduce": 1},
+               "llama_block": {"all-reduce": 2}}
 
 
 @pytest.fixture(scope="module")

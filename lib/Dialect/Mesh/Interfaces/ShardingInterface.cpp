@@ -347,6 +347,9 @@ mlir::mesh::getLocalType(Location loc, RankedTensorType global, MeshOp mesh,
   for (auto [dim, size] : llvm::enumerate(shape)) {
     if (!ShapedType::isDynamic(size))
       continue;
+    // A dynamic dimension no axis splits is whole on every device.
+    if (global.isDynamicDim(dim) && sharding.getSplitAxes(dim).empty())
+      continue;
     if (allowUneven && !global.isDynamicDim(dim) &&
         succeeded(getDimPieces(global, mesh, sharding, dim)))
       continue;

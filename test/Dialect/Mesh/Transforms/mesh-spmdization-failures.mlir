@@ -288,3 +288,16 @@ func.func @all_reduce_over_a_split_axis(%a: tensor<8x4xf32>) -> tensor<8x4xf32> 
   %r_s = mesh.shard %r to %s : tensor<8x4xf32>
   return %r_s : tensor<8x4xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_2(shape = 2)
+
+// A split dynamic dimension has no per-device size this pass can give.
+// expected-error @+1 {{unsupported: dimension 1 of 'tensor<6x?xf32>' has no single per-device size under this sharding (uneven split, offsets or dynamic sizes)}}
+func.func @dynamic_dimension_split(%x: tensor<6x?xf32>) -> tensor<6x?xf32> {
+  %s = mesh.sharding @mesh_2 split_axes = [[], [0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s annotate_for_users : tensor<6x?xf32>
+  %n = arith.negf %xs : tensor<6x?xf32>
+  return %n : tensor<6x?xf32>
+}

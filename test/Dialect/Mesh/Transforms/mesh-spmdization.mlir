@@ -686,3 +686,22 @@ func.func @heads_under_a_partly_split_batch(%q: tensor<4x4x8xf32>) -> tensor<16x
   %qr = mesh.shard %qc to %r : tensor<16x8xf32>
   return %qr : tensor<16x8xf32>
 }
+
+// -----
+
+mesh.mesh @mesh_2(shape = 2)
+
+// A dynamic dimension no axis splits is whole on every device: the rows
+// split, the dynamic columns stay dynamic (torch-mlir casts pieces to such
+// types).
+// CHECK-LABEL: func.func @dynamic_dimension_not_split
+// CHECK-SAME:    (%[[X:.*]]: tensor<3x?xf32>) -> tensor<3x?xf32>
+// CHECK-NEXT:    %[[N:.*]] = arith.negf %[[X]] : tensor<3x?xf32>
+// CHECK-NEXT:    return %[[N]] : tensor<3x?xf32>
+func.func @dynamic_dimension_not_split(%x: tensor<6x?xf32>) -> tensor<6x?xf32> {
+  %s = mesh.sharding @mesh_2 split_axes = [[0]] : !mesh.sharding
+  %xs = mesh.shard %x to %s annotate_for_users : tensor<6x?xf32>
+  %n = arith.negf %xs : tensor<6x?xf32>
+  %ns = mesh.shard %n to %s : tensor<6x?xf32>
+  return %ns : tensor<6x?xf32>
+}
