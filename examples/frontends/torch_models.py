@@ -8,7 +8,10 @@ like, with the Megatron shardings of their weights, by parameter name.
   mask, LayerNorm, blocks as above, a language-model head;
 - `hf-gpt2`: Hugging Face `transformers`' GPT-2 from a small `GPT2Config`
   (random weights, nothing downloaded; eager attention). Its `Conv1D`
-  weights are [in, out].
+  weights are [in, out];
+- `llama`: a LLaMA-style decoder block: RMSNorm, rotary position
+  embeddings (`rotate_half`'s `torch.cat`), causal attention, a SwiGLU
+  feed-forward, bias-free linear layers.
 
 Megatron shardings on a `data` x `model` mesh: the batch on `data`; q, k, v
 and the first feed-forward layer split on their output features, the
@@ -71,6 +74,56 @@ class Block(nn.Module):
         return x + self.fc2(torch.nn.functional.gelu(self.fc1(self.ln2(x))))
 
 
+class RMSNorm(nn.Module):
+    def __init__(self, width: int) -> None:
+        super().__init__()
+        self.weight = nn.Parameter(torch.ones(width))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * self.weight
+
+
+def rotate_half(x: torch.Tensor) -> torch.Tensor:
+    half = x.shape[-1] // 2
+    return torch.cat([-x[..., half:], x[..., :half]], dim=-1)
+
+
+class LlamaBlock(nn.Module):
+    """RMSNorm, causal attention with rotary embeddings, RMSNorm, SwiGLU."""
+
+    def __init__(self, width: int = 32, heads: int = 4, hidden: int = 64, positions: int = 16) -> None:
+        super().__init__()
+        self.heads = heads
+        self.norm1, self.norm2 = RMSNorm(width), RMSNorm(width)
+        self.q, self.k, self.v, self.o = (nn.Linear(width, width, bias=False) for _ in range(4))
+        self.gate = nn.Linear(width, hidden, bias=False)
+        self.up = nn.Linear(width, hidden, bias=False)
+        self.down = nn.Linear(hidden, width, bias=False)
+        dim = width // heads
+        inv_freq = 1.0 / (10000.0 ** (torch.arange(0, dim, 2).float() / dim))
+        angles = torch.arange(positions).float()[:, None] * inv_freq[None, :]
+        angles = torch.cat([angles, angles], dim=-1)
+        self.register_buffer("cos", angles.cos(), persistent=False)
+        self.register_buffer("sin", angles.sin(), persistent=False)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        batch, seq, width = x.shape
+        h = self.norm1(x)
+
+        def split(t: torch.Tensor) -> torch.Tensor:
+            return t.view(batch, seq, self.heads, width // self.heads).transpose(1, 2)
+
+        cos, sin = self.cos[:seq], self.sin[:seq]
+        q, k, v = split(self.q(h)), split(self.k(h)), split(self.v(h))
+        q, k = q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+        scores = q @ k.transpose(-2, -1) / (width // self.heads) ** 0.5
+        causal = torch.triu(torch.ones(seq, seq, dtype=torch.bool), diagonal=1)
+        attention = torch.softmax(scores.masked_fill(causal, float("-inf")), dim=-1) @ v
+        x = x + self.o(attention.transpose(1, 2).reshape(batch, seq, width))
+        y = self.norm2(x)
+        return x + self.down(torch.nn.functional.silu(self.gate(y)) * self.up(y))
+
+
 class GPT(nn.Module):
     """Token and position embeddings, blocks, final LayerNorm, LM head."""
 
@@ -110,6 +163,14 @@ BLOCK_SHARDINGS: dict[str, PartitionSpec] = {
     "*fc2.weight": P(None, "model"),
 }
 
+#: Megatron shardings of `LlamaBlock`'s weights: q, k, v, gate and up on
+#: their output features, o and down on their input features.
+LLAMA_SHARDINGS: dict[str, PartitionSpec] = {
+    "q.weight": P("model", None), "k.weight": P("model", None), "v.weight": P("model", None),
+    "gate.weight": P("model", None), "up.weight": P("model", None),
+    "o.weight": P(None, "model"), "down.weight": P(None, "model"),
+}
+
 #: GPT-2's Conv1D weights are [in, out]: the same split, transposed.
 HF_GPT2_SHARDINGS: dict[str, PartitionSpec] = {
     "*.attn.c_attn.weight": P(None, "model"), "*.attn.c_attn.bias": P("model"),
@@ -145,4 +206,6 @@ ZOO: dict[str, ZooModel] = {
                     BLOCK_SHARDINGS),
     "hf-gpt2": ZooModel("hf-gpt2", hf_gpt2, lambda g: (torch.randint(0, 64, (4, 8), generator=g),),
                         [P("data", None)], HF_GPT2_SHARDINGS),
+    "llama": ZooModel("llama", LlamaBlock, lambda g: (torch.randn(4, 8, 32, generator=g),),
+                      [P("data", None, None)], LLAMA_SHARDINGS),
 }

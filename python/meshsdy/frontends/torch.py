@@ -34,9 +34,10 @@ without one are left to propagation.
 
 from __future__ import annotations
 
+import contextlib
 import fnmatch
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Literal, Optional, Union
 
 import numpy as np
@@ -166,12 +167,30 @@ def _export(module: Any, names: list[str], values: list[Any], inputs: tuple[Any,
     if names:
         target = _Stateless(module, names)
     try:
-        exported = fx.export_and_import(target, *values, *inputs, output_type="linalg-on-tensors",
-                                        func_name=func_name)
+        with _persistent_buffers(module):
+            exported = fx.export_and_import(target, *values, *inputs, output_type="linalg-on-tensors",
+                                            func_name=func_name)
     except Exception as e:  # torch.export and torch-mlir raise many kinds
         raise FrontendError(f"torch-mlir: exporting {type(module).__name__} failed: {_first_line(e)}") from None
     lower_tm_tensor(exported)
     return exported
+
+
+@contextlib.contextmanager
+def _persistent_buffers(module: Any) -> Iterator[None]:
+    """Makes `module`'s non-persistent buffers persistent while it is
+    exported, and restores them. torch.export keeps such a buffer (Hugging
+    Face LLaMA's rotary `inv_freq`) out of the state dict, where
+    torch-mlir's importer looks for it ("Could not find state mapping for
+    buffer"); a persistent one is baked in as a constant."""
+    hidden = [(m, set(m._non_persistent_buffers_set)) for m in module.modules() if m._non_persistent_buffers_set]
+    for m, _ in hidden:
+        m._non_persistent_buffers_set.clear()
+    try:
+        yield
+    finally:
+        for m, names in hidden:
+            m._non_persistent_buffers_set.update(names)
 
 
 def _Stateless(module: Any, names: list[str]) -> Any:

@@ -290,3 +290,31 @@ def test_torch_mlir_text_that_does_not_parse_is_one_line() -> None:
     with pytest.raises(FrontendError, match=r"^torch-mlir: Unable to parse module assembly: loc\(\"-\":6:35\): "
                                             r"expected attribute value$"):
         from_torch_mlir(SCAN.replace("dimension(1)", "dimension("))
+
+
+class _WithBuffers(torch.nn.Module):
+    """A persistent and a non-persistent buffer (Hugging Face LLaMA keeps its
+    rotary `inv_freq` out of the state dict that way)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lin = torch.nn.Linear(4, 4)
+        self.register_buffer("scale", torch.arange(4).float() + 1, persistent=False)
+        self.register_buffer("shift", torch.full((4,), 0.5))
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.lin(x) * self.scale + self.shift
+
+
+@pytest.mark.parametrize("weights", ["arguments", "constants"])
+def test_non_persistent_buffers_are_baked_in(weights: str) -> None:
+    """torch-mlir's importer failed on them ("Could not find state mapping
+    for buffer"); they are constants like persistent ones, and the module
+    keeps them non-persistent."""
+    net, x = _WithBuffers().eval(), torch.randn(3, 4, generator=torch.Generator().manual_seed(0))
+    with ir.Context():
+        module, parameters = from_torch(net, (x,), weights=weights)
+        (got,) = simulate(module, "main", parameters + [x.numpy()])
+    np.testing.assert_allclose(got, net(x).detach().numpy(), rtol=1e-6, atol=1e-6)
+    assert len(parameters) == (2 if weights == "arguments" else 0)
+    assert "scale" not in net.state_dict() and "shift" in net.state_dict()
