@@ -11,7 +11,11 @@ like, with the Megatron shardings of their weights, by parameter name.
   weights are [in, out];
 - `llama`: a LLaMA-style decoder block: RMSNorm, rotary position
   embeddings (`rotate_half`'s `torch.cat`), causal attention, a SwiGLU
-  feed-forward, bias-free linear layers.
+  feed-forward, bias-free linear layers;
+- `hf-llama`: Hugging Face `transformers`' LlamaForCausalLM from a small
+  `LlamaConfig` (2 layers, 4 heads sharing 2 key/value heads: grouped-query
+  attention; random weights, eager attention). Its rotary `inv_freq` is a
+  non-persistent buffer.
 
 Megatron shardings on a `data` x `model` mesh: the batch on `data`; q, k, v
 and the first feed-forward layer split on their output features, the
@@ -163,6 +167,25 @@ BLOCK_SHARDINGS: dict[str, PartitionSpec] = {
     "*fc2.weight": P(None, "model"),
 }
 
+def hf_llama() -> nn.Module:
+    """transformers' LlamaForCausalLM from a small config (random weights)."""
+    from transformers import LlamaConfig, LlamaForCausalLM
+
+    config = LlamaConfig(vocab_size=64, hidden_size=32, intermediate_size=64, num_hidden_layers=2,
+                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=16,
+                         use_cache=False)
+    config._attn_implementation = "eager"
+    return LlamaForCausalLM(config)
+
+
+#: Megatron shardings of Hugging Face LLaMA's weights (nn.Linear, [out, in]).
+HF_LLAMA_SHARDINGS: dict[str, PartitionSpec] = {
+    "*.q_proj.weight": P("model", None), "*.k_proj.weight": P("model", None),
+    "*.v_proj.weight": P("model", None), "*.o_proj.weight": P(None, "model"),
+    "*.gate_proj.weight": P("model", None), "*.up_proj.weight": P("model", None),
+    "*.down_proj.weight": P(None, "model"),
+}
+
 #: Megatron shardings of `LlamaBlock`'s weights: q, k, v, gate and up on
 #: their output features, o and down on their input features.
 LLAMA_SHARDINGS: dict[str, PartitionSpec] = {
@@ -208,4 +231,6 @@ ZOO: dict[str, ZooModel] = {
                         [P("data", None)], HF_GPT2_SHARDINGS),
     "llama": ZooModel("llama", LlamaBlock, lambda g: (torch.randn(4, 8, 32, generator=g),),
                       [P("data", None, None)], LLAMA_SHARDINGS),
+    "hf-llama": ZooModel("hf-llama", hf_llama, lambda g: (torch.randint(0, 64, (4, 8), generator=g),),
+                         [P("data", None)], HF_LLAMA_SHARDINGS),
 }
