@@ -22,14 +22,15 @@ class FrontendError(Exception):
 UNSUPPORTED_OPS = frozenset({"builtin.unrealized_conversion_cast"})
 
 
-def foreign_ops(module: ir.Module | ir.Operation) -> list[ir.Operation]:
+def foreign_ops(module: ir.Module | ir.Operation, *, casts: bool = True) -> list[ir.Operation]:
     """The ops of `module`, in program order, whose dialect meshsdy does not
-    run (SUPPORTED_DIALECTS), and those in UNSUPPORTED_OPS."""
+    run (SUPPORTED_DIALECTS), and (unless `casts` is False) those in
+    UNSUPPORTED_OPS."""
     found: list[ir.Operation] = []
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         dialect = op.name.split(".", 1)[0]
-        if dialect not in SUPPORTED_DIALECTS or op.name in UNSUPPORTED_OPS:
+        if dialect not in SUPPORTED_DIALECTS or (casts and op.name in UNSUPPORTED_OPS):
             found.append(op)
         return ir.WalkResult.ADVANCE
 
@@ -40,11 +41,12 @@ def foreign_ops(module: ir.Module | ir.Operation) -> list[ir.Operation]:
     return found
 
 
-def check_no_foreign_ops(module: ir.Module | ir.Operation, source: str) -> None:
+def check_no_foreign_ops(module: ir.Module | ir.Operation, source: str, *, casts: bool = True) -> None:
     """Raises FrontendError naming the first op of `module` that meshsdy
     does not run, with its location, and how many there are; `source` names
-    the front door ("StableHLO", "torch-mlir", ...)."""
-    found = foreign_ops(module)
+    the front door ("StableHLO", "torch-mlir", ...). `casts=False` lets
+    UNSUPPORTED_OPS pass (a later step may still remove them)."""
+    found = foreign_ops(module, casts=casts)
     if not found:
         return
     names = sorted({op.name for op in found})

@@ -38,6 +38,7 @@ import meshsdy  # noqa: F401  (registers the dialects and passes)
 
 from ._common import FrontendError, check_no_foreign_ops
 from ._jaxlib_concat import concats_from_generics
+from ._signless import signless_integers
 from ._xla_convert import saturate_float_to_int
 
 __all__ = ["INLINE_PIPELINE", "JAXLIB_PIPELINE", "MESHSDY_PIPELINE", "from_jax", "from_stablehlo"]
@@ -55,6 +56,10 @@ MESHSDY_PIPELINE = "builtin.module(convert-stablehlo-control-flow-to-scf, conver
 #: are inlined, as XLA does: a call inside an op that runs on whole tensors
 #: (an `scf.while`) cannot be partitioned.
 INLINE_PIPELINE = "builtin.module(inline{default-pipeline=})"
+
+#: After the unsigned values are made signless (frontends/_signless.py), the
+#: casts jaxlib left between them and the signless ops cast a type to itself.
+RECONCILE_PIPELINE = "builtin.module(reconcile-unrealized-casts)"
 
 _SOURCE = "StableHLO"
 
@@ -135,10 +140,13 @@ def _convert_in_ours(generic: str) -> str:
             PassManager.parse(MESHSDY_PIPELINE).run(module.operation)
         except ir.MLIRError as e:
             raise FrontendError(f"{_SOURCE}: {_one_line(e)}") from None
+        check_no_foreign_ops(module, _SOURCE, casts=False)
+        PassManager.parse(INLINE_PIPELINE).run(module.operation)
+        signless_integers(module)
+        PassManager.parse(RECONCILE_PIPELINE).run(module.operation)
         check_no_foreign_ops(module, _SOURCE)
         saturate_float_to_int(module)
         concats_from_generics(module)
-        PassManager.parse(INLINE_PIPELINE).run(module.operation)
         return module.operation.get_asm(enable_debug_info=True)
 
 
