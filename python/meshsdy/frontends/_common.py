@@ -41,6 +41,20 @@ def foreign_ops(module: ir.Module | ir.Operation, *, casts: bool = True) -> list
     return found
 
 
+def ops_named(module: ir.Module, name: str) -> list[ir.Operation]:
+    """The ops of `module` named `name`, in program order (collected first,
+    so that the caller may rewrite them)."""
+    found: list[ir.Operation] = []
+
+    def visit(op: ir.Operation) -> ir.WalkResult:
+        if op.name == name:
+            found.append(op)
+        return ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    return found
+
+
 def check_no_foreign_ops(module: ir.Module | ir.Operation, source: str, *, casts: bool = True) -> None:
     """Raises FrontendError naming the first op of `module` that meshsdy
     does not run, with its location, and how many there are; `source` names

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from mlir import ir
 
+from ._common import ops_named
+
 __all__ = ["concats_from_generics"]
 
 # arith.cmpi predicate `ult`.
@@ -145,16 +147,8 @@ def _pieces(generic: ir.Operation) -> tuple[int, list[ir.Value]] | None:
 def concats_from_generics(module: ir.Module) -> int:
     """Rewrites each concatenation generic of `module` (module docstring)
     into a `tensor.concat`; returns how many."""
-    generics: list[ir.Operation] = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name == "linalg.generic":
-            generics.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
     rewritten = 0
-    for generic in generics:
+    for generic in ops_named(module, "linalg.generic"):
         found = _pieces(generic)
         if found is None:
             continue

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 from mlir import ir
 
+from ._common import ops_named
+
 __all__ = ["concat_static_pieces"]
 
 
@@ -35,16 +37,8 @@ def concat_static_pieces(module: ir.Module) -> int:
     """Rewrites each `tensor.concat` of `module` whose pieces are all casts
     of static tensors to concatenate those (module docstring); returns how
     many."""
-    concats: list[ir.Operation] = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name == "tensor.concat":
-            concats.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
     rewritten = 0
-    for concat in concats:
+    for concat in ops_named(module, "tensor.concat"):
         sources = [_static_source(piece) for piece in concat.operands]
         result_type = concat.results[0].type
         if any(source is None for source in sources) or not result_type.has_static_shape:

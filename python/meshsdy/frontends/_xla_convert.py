@@ -22,6 +22,8 @@ from __future__ import annotations
 
 from mlir import ir
 
+from ._common import ops_named
+
 __all__ = ["saturate_float_to_int"]
 
 # (significand bits with the implicit one, largest exponent, largest finite).
@@ -122,12 +124,4 @@ def _rewrite(op: ir.Operation) -> bool:
 def saturate_float_to_int(module: ir.Module) -> int:
     """Rewrites every `arith.fptosi` of `module` into XLA's saturating form
     (module docstring); returns how many."""
-    found: list[ir.Operation] = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name == "arith.fptosi":
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    return sum(_rewrite(op) for op in found)
+    return sum(_rewrite(op) for op in ops_named(module, "arith.fptosi"))
