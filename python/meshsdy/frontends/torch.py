@@ -49,6 +49,7 @@ from ._common import FrontendError, check_no_foreign_ops
 from ._tm_tensor import lower_tm_tensor, torch_mlir_context
 from ._torch_argmax import nan_first_argmax
 from ._torch_concat import concat_static_pieces
+from ._torch_elementwise import pytorch_elementwise
 
 __all__ = ["from_torch", "from_torch_mlir", "flatten_outputs", "to_numpy"]
 
@@ -231,6 +232,7 @@ def _parse(text: str) -> ir.Module:
             raise FrontendError(f"torch-mlir: {e}") from None
         nan_first_argmax(module)
         concat_static_pieces(module)
+        pytorch_elementwise(module)
     return module
 
 
