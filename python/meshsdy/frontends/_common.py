@@ -41,6 +41,12 @@ def foreign_ops(module: ir.Module | ir.Operation, *, casts: bool = True) -> list
     return found
 
 
+def defining_op(value: ir.Value) -> ir.Operation | None:
+    """The op whose result `value` is; None for a block argument."""
+    owner = value.owner
+    return None if isinstance(owner, ir.Block) else owner
+
+
 def ops_named(module: ir.Module, name: str) -> list[ir.Operation]:
     """The ops of `module` named `name`, in program order (collected first,
     so that the caller may rewrite them)."""

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from mlir import ir
 
-from ._common import ops_named
+from ._common import defining_op, ops_named
 
 __all__ = ["concats_from_generics"]
 
@@ -32,13 +32,8 @@ __all__ = ["concats_from_generics"]
 _ULT = 6
 
 
-def _defined(value: ir.Value) -> ir.Operation | None:
-    owner = value.owner
-    return None if isinstance(owner, ir.Block) else owner
-
-
 def _index_constant(value: ir.Value) -> int | None:
-    op = _defined(value)
+    op = defining_op(value)
     if op is None or op.name != "arith.constant" or not isinstance(value.type, ir.IndexType):
         return None
     attr = op.attributes["value"]
@@ -87,7 +82,7 @@ class _Chain:
     def follow(self, if_op: ir.Operation, start: int) -> bool:
         """Whether `if_op` (and the ifs nested in its else) picks pieces from
         `start` on, each ending where its comparison says."""
-        compare = _defined(if_op.operands[0])
+        compare = defining_op(if_op.operands[0])
         if compare is None or compare.name != "arith.cmpi" or compare.attributes["predicate"].value != _ULT:
             return False
         if list(compare.operands)[0] != self.indices[self.dim]:

@@ -21,15 +21,12 @@ from __future__ import annotations
 
 from mlir import ir
 
+from ._common import defining_op
+
 __all__ = ["nan_first_argmax"]
 
 # arith.cmpf predicates.
 _OGT, _OLT = 2, 4
-
-
-def _defined(value: ir.Value) -> ir.Operation | None:
-    owner = value.owner
-    return None if isinstance(owner, ir.Block) else owner
 
 
 def _compare(op: ir.Operation) -> ir.Operation | None:
@@ -43,20 +40,20 @@ def _compare(op: ir.Operation) -> ir.Operation | None:
     if len(args) != 3 or not ops or ops[-1].name != "linalg.yield":
         return None
     x, acc, acc_i = args
-    extreme, select = (_defined(v) for v in ops[-1].operands)
+    extreme, select = (defining_op(v) for v in ops[-1].operands)
     if extreme is None or select is None or select.name != "arith.select" or select.operands[2] != acc_i:
         return None
     greater = extreme.name == "arith.maximumf"
     if not greater and extreme.name != "arith.minimumf" or set(extreme.operands) != {x, acc}:
         return None
-    compare = _defined(select.operands[0])
+    compare = defining_op(select.operands[0])
     if (compare is None or compare.name != "arith.cmpf" or list(compare.operands) != [x, acc]
             or ir.IntegerAttr(compare.attributes["predicate"]).value != (_OGT if greater else _OLT)):
         return None
-    index = _defined(select.operands[1])
-    if index is None or index.name != "arith.index_cast" or _defined(index.operands[0]) is None:
+    index = defining_op(select.operands[1])
+    if index is None or index.name != "arith.index_cast" or defining_op(index.operands[0]) is None:
         return None
-    if _defined(index.operands[0]).name != "linalg.index" or str(x.type) not in ("f16", "bf16", "f32", "f64"):
+    if defining_op(index.operands[0]).name != "linalg.index" or str(x.type) not in ("f16", "bf16", "f32", "f64"):
         return None
     return compare
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 from mlir import ir
 
-from ._common import ops_named
+from ._common import defining_op, ops_named
 
 __all__ = ["pytorch_elementwise"]
 
@@ -31,15 +31,10 @@ _ORDERING = {2, 3, 4, 5, 9, 10, 11, 12}  # ogt oge olt ole ugt uge ult ule
 _UNO = 14
 
 
-def _defined(value: ir.Value) -> ir.Operation | None:
-    owner = value.owner
-    return None if isinstance(owner, ir.Block) else owner
-
-
 def _propagate_nan(select: ir.Operation) -> bool:
     """Rewrites `select(cmpf P %a, %b), %a|%b, %b|%a)` in a linalg body to
     give a NaN when %a or %b is one; False when `select` is not that."""
-    compare = _defined(select.operands[0])
+    compare = defining_op(select.operands[0])
     if compare is None or compare.name != "arith.cmpf" or compare.attributes["predicate"].value not in _ORDERING:
         return False
     a, b = list(compare.operands)
@@ -70,10 +65,10 @@ def _propagate_nan(select: ir.Operation) -> bool:
 def _exact_negation(fptosi: ir.Operation) -> bool:
     """Rewrites `fptosi(negf(sitofp %x))` with %x and the result of one
     integer type into `0 - %x`; False when `fptosi` is not that."""
-    negf = _defined(fptosi.operands[0])
+    negf = defining_op(fptosi.operands[0])
     if negf is None or negf.name != "arith.negf":
         return False
-    sitofp = _defined(negf.operands[0])
+    sitofp = defining_op(negf.operands[0])
     if sitofp is None or sitofp.name != "arith.sitofp":
         return False
     x = sitofp.operands[0]
@@ -100,11 +95,11 @@ _GELU_BETA, _SQRT_2_OVER_PI = 0.797724, 0.7978845608028654
 def _gelu_beta(tanh: ir.Operation) -> bool:
     """Gives `tanh(mulf(%x, 0.797724))` in a linalg body sqrt(2/pi) as its
     factor; False when `tanh` is not that."""
-    mul = _defined(tanh.operands[0])
+    mul = defining_op(tanh.operands[0])
     if mul is None or mul.name != "arith.mulf" or tanh.parent is None or tanh.parent.name != "linalg.generic":
         return False
     for index, factor in enumerate(mul.operands):
-        constant = _defined(factor)
+        constant = defining_op(factor)
         if constant is None or constant.name != "arith.constant":
             continue
         value = constant.attributes["value"]
