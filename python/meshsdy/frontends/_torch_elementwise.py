@@ -74,6 +74,10 @@ def _exact_negation(fptosi: ir.Operation) -> bool:
     x = sitofp.operands[0]
     if x.type != fptosi.results[0].type:
         return False
+    # A scalar or a static tensor: the zero is a splat constant of x's type.
+    if isinstance(x.type, ir.ShapedType) and not (isinstance(x.type, ir.RankedTensorType)
+                                                  and x.type.has_static_shape):
+        return False
     with ir.InsertionPoint(fptosi), fptosi.location:
         element = x.type.element_type if isinstance(x.type, ir.ShapedType) else x.type
         zero = ir.Operation.create("arith.constant", results=[x.type], attributes={

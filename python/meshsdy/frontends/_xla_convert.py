@@ -92,7 +92,10 @@ def _rewrite(op: ir.Operation) -> bool:
     """Rewrites one `arith.fptosi` into XLA's form; False when its types
     are not ones the module docstring names (the op is then left)."""
     x = op.operands[0]
-    if not (isinstance(x.type, ir.RankedTensorType) or not isinstance(x.type, ir.ShapedType)):
+    # Scalars (jaxlib's, in generic bodies) and static tensors: the bounds
+    # are splat constants of x's type.
+    if isinstance(x.type, ir.ShapedType) and not (isinstance(x.type, ir.RankedTensorType)
+                                                  and x.type.has_static_shape):
         return False
     source, target = _element(x.type), _element(op.results[0].type)
     float_name = str(source)

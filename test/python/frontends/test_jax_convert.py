@@ -98,3 +98,18 @@ func.func @f(%x: f8E4M3FN, %y: f32) -> (i32, i1) {
 }""")
         assert saturate_float_to_int(module) == 0
         assert str(module).count("arith.fptosi") == 2
+
+
+def test_a_dynamic_tensor_conversion_is_left_not_a_crash() -> None:
+    """A tensor-level conversion of a dynamic shape has no splat bounds: it
+    keeps its `arith.fptosi` (jaxlib writes scalar ones in bodies)."""
+    with ir.Context():
+        module = ir.Module.parse("""
+func.func @f(%x: tensor<?xf32>, %y: tensor<4xf32>) -> (tensor<?xi32>, tensor<4xi32>) {
+  %a = arith.fptosi %x : tensor<?xf32> to tensor<?xi32>
+  %b = arith.fptosi %y : tensor<4xf32> to tensor<4xi32>
+  return %a, %b : tensor<?xi32>, tensor<4xi32>
+}""")
+        assert saturate_float_to_int(module) == 1
+        module.operation.verify()
+        assert str(module).count("arith.fptosi") == 2

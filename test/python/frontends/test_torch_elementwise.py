@@ -53,3 +53,22 @@ def test_nans_and_integer_negation_are_pytorchs() -> None:
     # Not vacuous: NaNs where PyTorch propagates them, the exact negations.
     assert np.isnan(want[0][[0, 1, 4, 7]]).all() and np.isnan(want[2][0])
     assert want[6][0] == -16777217 and want[6][3] == -(2**31)
+
+
+def test_a_dynamic_tensor_negation_is_left_not_a_crash() -> None:
+    from meshsdy.frontends._torch_elementwise import pytorch_elementwise
+
+    with ir.Context():
+        module = ir.Module.parse("""
+func.func @f(%i: tensor<?xi32>, %j: tensor<4xi32>) -> (tensor<?xi32>, tensor<4xi32>) {
+  %f = arith.sitofp %i : tensor<?xi32> to tensor<?xf32>
+  %n = arith.negf %f : tensor<?xf32>
+  %a = arith.fptosi %n : tensor<?xf32> to tensor<?xi32>
+  %g = arith.sitofp %j : tensor<4xi32> to tensor<4xf32>
+  %m = arith.negf %g : tensor<4xf32>
+  %b = arith.fptosi %m : tensor<4xf32> to tensor<4xi32>
+  return %a, %b : tensor<?xi32>, tensor<4xi32>
+}""")
+        assert pytorch_elementwise(module) == 1
+        module.operation.verify()
+        assert str(module).count("arith.sitofp") == 1 and "arith.subi" in str(module)
