@@ -4,7 +4,7 @@
 // partitioner rewrites each function into its per-device form, and the
 // result is optionally lowered. sdy-spmdize-pipeline: Shardy's propagation
 // decides every sharding, explicit reshards make each op locally
-// computable, the bridge turns both into mesh annotations, and the mesh
+// computable and become collectives in the same pass, the bridge turns both into mesh annotations, and the mesh
 // pipeline partitions. Mesh propagation is not run again there: every value
 // the bridge annotates already holds what its users need, and
 // mesh-spmdization derives each op's loops from its operands as held and
@@ -103,10 +103,11 @@ mlir::meshsdy::getSdySpmdizeStages(const SpmdizePipelineOptions &options) {
        sdy::getPropagationPipelineStages(sdy::PropagationPipelineOptions()))
     stages.push_back({"sdy-" + stage.name, std::move(stage.addPasses)});
   stages.push_back({"sdy-to-mesh", [](OpPassManager &pm) {
+                      // sdy-insert-explicit-reshards then
+                      // sdy-reshard-to-collectives, in one pass.
                       pm.addNestedPass<func::FuncOp>(
-                          sdy::createInsertExplicitReshardsPass());
-                      pm.addNestedPass<func::FuncOp>(
-                          sdy::createReshardToCollectivesPass());
+                          sdy::createInsertExplicitReshardsPass(
+                              {/*insertCollectives=*/true}));
                       pm.addPass(createConvertSdyToMeshPass());
                       // Argmax-like reductions over split dimensions gather
                       // their partial results, not their operands.
@@ -169,8 +170,8 @@ void mlir::meshsdy::registerSpmdizePipelines() {
   PassPipelineRegistration<SpmdizePipelineOptions>(
       "sdy-spmdize-pipeline",
       "Partition an sdy-annotated program into its per-device form "
-      "(sdy-propagation-pipeline, sdy-insert-explicit-reshards, "
-      "sdy-reshard-to-collectives, convert-sdy-to-mesh, then "
+      "(sdy-propagation-pipeline, sdy-insert-explicit-reshards"
+      "{insert-collectives}, convert-sdy-to-mesh, then "
       "mesh-spmdize-pipeline with the same options, without its "
       "propagation)",
       [](OpPassManager &pm, const SpmdizePipelineOptions &options) {

@@ -31,6 +31,11 @@ PIPELINES = [
     "sdy-close-shardings",
     "func.func(sdy-insert-explicit-reshards),func.func(sdy-reshard-to-collectives)",
     "sdy-propagation-pipeline,func.func(sdy-insert-explicit-reshards),func.func(sdy-reshard-to-collectives)",
+    # sdy-spmdize-pipeline's way: shardings left unclosed (open dimensions,
+    # replicated axes), reshards and collectives in one pass.
+    "func.func(sdy-insert-explicit-reshards{insert-collectives=true})",
+    "sdy-import-pipeline,sdy-user-priority-propagate,"
+    "func.func(sdy-insert-explicit-reshards{insert-collectives=true})",
 ]
 #: What the passes themselves may say (everything else must come from the input).
 OWN_DIAGNOSTICS = re.compile(

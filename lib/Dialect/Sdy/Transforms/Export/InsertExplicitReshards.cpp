@@ -12,6 +12,7 @@
 #include "meshsdy/Dialect/Sdy/IR/ValueShardings.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Export/FactorAxesChoice.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Export/Passes.h"
+#include "meshsdy/Dialect/Sdy/Transforms/Export/ReshardToCollectives.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Export/ReshardCost.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Propagation/ShardingProjection.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -282,6 +283,25 @@ AxisList OpReshards::reducedAxes() const {
   return reduced;
 }
 
+/// `sharding` without the replicated axes that overlap one of `axes`.
+static TensorShardingAttr withoutReplicated(TensorShardingAttr sharding,
+                                            ArrayRef<AxisRefAttr> axes) {
+  auto overlapsOne = [&](AxisRefAttr replicated) {
+    return llvm::any_of(
+        axes, [&](AxisRefAttr axis) { return overlaps(replicated, axis); });
+  };
+  if (!sharding || llvm::none_of(sharding.getReplicatedAxes(), overlapsOne))
+    return sharding;
+  SmallVector<AxisRefAttr> kept;
+  for (AxisRefAttr replicated : sharding.getReplicatedAxes())
+    if (!overlapsOne(replicated))
+      kept.push_back(replicated);
+  return TensorShardingAttr::get(sharding.getContext(),
+                                 sharding.getMeshOrRef(),
+                                 sharding.getDimShardings(), kept,
+                                 sharding.getUnreducedAxes());
+}
+
 /// Results: a sharded reduction is all-reduced; a result that cannot
 /// keep its sharding is computed as chosen and resharded back.
 void OpReshards::reshardResults() {
@@ -300,10 +320,14 @@ void OpReshards::reshardResults() {
             : TensorShardingAttr::getFullyOpen(op->getContext(), rank,
                                                shardings.meshOrRef);
     bool changed = !sameLayout(shardings.results[i], target, rank);
-    newResultShardings.push_back(changed ? target : original);
-    resultsChanged |= changed;
-    reduceAndReshardBack(builder, result, reduced,
-                         changed ? target : original, original, changed);
+    TensorShardingAttr computed = changed ? target : original;
+    // The op's own result holds partial sums over the reduced axes: it is
+    // not replicated along them (an unclosed sharding may say so).
+    TensorShardingAttr partial = withoutReplicated(computed, reduced);
+    newResultShardings.push_back(partial);
+    resultsChanged |= changed || partial != computed;
+    reduceAndReshardBack(builder, result, reduced, computed, original,
+                         changed);
   }
   if (resultsChanged)
     op->setAttr(kShardingAttr, TensorShardingPerValueAttr::get(
@@ -337,6 +361,8 @@ void OpReshards::reduceAndReshardBack(OpBuilder &builder, OpResult result,
 
 struct InsertExplicitReshardsPass
     : sdy::impl::InsertExplicitReshardsPassBase<InsertExplicitReshardsPass> {
+  using InsertExplicitReshardsPassBase::InsertExplicitReshardsPassBase;
+
   void runOnOperation() override {
     SmallVector<std::pair<Operation *, OpShardingRuleAttr>> ops;
     {
@@ -356,6 +382,9 @@ struct InsertExplicitReshardsPass
     for (auto [op, rule] : ops)
       makeCompatible(op, rule);
     reshardReturnedValues();
+    if (insertCollectives)
+      lowerReshardsToCollectives(getOperation(),
+                                 /*keepRedundantReshards=*/false);
   }
 
   /// A returned value gets the function's result sharding.

@@ -11,6 +11,7 @@
 #include "meshsdy/Dialect/Sdy/IR/SdyOps.h"
 #include "meshsdy/Dialect/Sdy/IR/ValueShardings.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Export/Passes.h"
+#include "meshsdy/Dialect/Sdy/Transforms/Export/ReshardToCollectives.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Propagation/ShardingProjection.h"
 #include "mlir/IR/Builders.h"
 
@@ -429,16 +430,11 @@ void ReshardLowering::gatherLost() {
                              currentSharding()));
 }
 
-struct ReshardToCollectivesPass
-    : sdy::impl::ReshardToCollectivesPassBase<ReshardToCollectivesPass> {
-  using ReshardToCollectivesPassBase::ReshardToCollectivesPassBase;
-
-  void runOnOperation() override {
-    SmallVector<ReshardOp> reshards;
-    getOperation().walk([&](ReshardOp op) { reshards.push_back(op); });
-    for (ReshardOp op : reshards)
-      lower(op);
-  }
+/// Rewrites reshards one by one (see lowerReshardsToCollectives).
+class ReshardsToCollectives {
+public:
+  explicit ReshardsToCollectives(bool keepRedundantReshards)
+      : keepRedundantReshards(keepRedundantReshards) {}
 
   void lower(ReshardOp op) {
     TensorShardingAttr target = op.getSharding();
@@ -456,6 +452,7 @@ struct ReshardToCollectivesPass
     finish(op, lowering.getEmitted(), lowering.getCurrent(), target);
   }
 
+private:
   /// Whether `op` (changing nothing) is the only place its input's sharding
   /// is written for a collective that reads it: an input without one (an
   /// unannotated argument, a loop result) would leave that collective
@@ -484,6 +481,26 @@ struct ReshardToCollectivesPass
     op.getResult().replaceAllUsesWith(current);
     op.erase();
   }
+
+  bool keepRedundantReshards;
+};
+
+struct ReshardToCollectivesPass
+    : sdy::impl::ReshardToCollectivesPassBase<ReshardToCollectivesPass> {
+  using ReshardToCollectivesPassBase::ReshardToCollectivesPassBase;
+
+  void runOnOperation() override {
+    lowerReshardsToCollectives(getOperation(), keepRedundantReshards);
+  }
 };
 
 } // namespace
+
+void mlir::sdy::lowerReshardsToCollectives(Operation *root,
+                                           bool keepRedundantReshards) {
+  SmallVector<ReshardOp> reshards;
+  root->walk([&](ReshardOp op) { reshards.push_back(op); });
+  ReshardsToCollectives lowering(keepRedundantReshards);
+  for (ReshardOp op : reshards)
+    lowering.lower(op);
+}

@@ -46,6 +46,24 @@ func.func @matmul_contracting_sharded(
   return %m : tensor<8x16xf32>
 }
 
+// An unclosed result sharding that lists the reduced axis as replicated
+// (propagation's output before sdy-close-shardings): the op's own result
+// holds partial sums over "y", so it drops "y" from its replicated axes (an
+// all_reduce of a value replicated along its reduction axis is invalid);
+// the all_reduce's result is replicated along "y" again.
+// CHECK-LABEL: func @matmul_contracting_sharded_result_says_replicated
+// CHECK: %[[M:.*]] = linalg.matmul {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {?}]>]>}
+// CHECK-NEXT: %[[AR:.*]] = sdy.all_reduce {"y"} %[[M]] out_sharding=<@mesh, [{"x", ?}, {?}], replicated={"y"}> : tensor<8x16xf32>
+// CHECK-NEXT: return %[[AR]]
+func.func @matmul_contracting_sharded_result_says_replicated(
+    %a: tensor<8x32xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {"y"}]>},
+    %b: tensor<32x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"y"}, {}]>}) -> tensor<8x16xf32> {
+  %e = tensor.empty() {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {?}], replicated={"y"}>]>} : tensor<8x16xf32>
+  %m = linalg.matmul {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}, {?}], replicated={"y"}>]>}
+       ins(%a, %b : tensor<8x32xf32>, tensor<32x16xf32>) outs(%e : tensor<8x16xf32>) -> tensor<8x16xf32>
+  return %m : tensor<8x16xf32>
+}
+
 // Elementwise: operands follow the result.
 // CHECK-LABEL: func @elementwise_operands_follow_the_result
 // CHECK-DAG: %[[RA:.*]] = sdy.reshard %arg0 <@mesh, [{}, {"x"}]>

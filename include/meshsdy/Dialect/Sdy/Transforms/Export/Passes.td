@@ -193,8 +193,21 @@ def InsertExplicitReshardsPass
     Like Shardy, ops with a custom rule, ops whose tensors are on different
     meshes, ops without a rule and ops of the sdy dialect are left alone.
 
+    With `insert-collectives`, every `sdy.reshard` of the function (those
+    inserted and those there before) is then turned into collectives exactly
+    as `sdy-reshard-to-collectives` does: the two passes in one, with one
+    verification of the function instead of two (Shardy's export pipeline
+    with `enable-insert-explicit-collectives`; `sdy-spmdize-pipeline` uses
+    it).
+
     Cost: one walk, linear in ops and operands.
   }];
+  let options = [
+    Option<"insertCollectives", "insert-collectives", "bool",
+           /*default=*/"false",
+           "then turn every sdy.reshard into sdy collectives "
+           "(sdy-reshard-to-collectives)">,
+  ];
   let dependentDialects = ["::mlir::sdy::SdyDialect"];
 }
 
