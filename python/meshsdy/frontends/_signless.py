@@ -1,18 +1,21 @@
-"""jaxlib's unsigned integers inside a program made signless, as the ops
-around them already are.
+"""jaxlib's unsigned integers made signless, as the ops around them
+already are.
 
 jaxlib's StableHLO-to-linalg conversion writes every computation on
 signless integers with the unsigned meaning in the op (`arith.shrui`,
 `arith.cmpi ult`, `arith.divui`), and keeps `ui32` (or `si32`) only where
 it could not convert: on the ops it left (a `stablehlo.while`, now an
 `scf.while` whose loop-carried tensors are `tensor<4x8xui32>`) and at
-function boundaries, joined to the signless values by
-`builtin.unrealized_conversion_cast`s. `jax.random`'s threefry is such a
-loop. Once JAX's private functions are inlined, every value of such a type
-is retyped to its signless equivalent: the casts then cast a type to
-itself and `reconcile-unrealized-casts` removes them. The functions'
-signatures keep their types: an unsigned argument or result stays a cast
-the front door reports.
+function boundaries (a `uint8` image argument, a raw `uint32` key),
+joined to the signless values by `builtin.unrealized_conversion_cast`s.
+Once JAX's private functions are inlined, every value of such a type, the
+functions' arguments and results included, is retyped to its signless
+equivalent: the casts then cast a type to itself and
+`reconcile-unrealized-casts` removes them. A `uint8` argument becomes
+`i8`, as MLIR's integers carry no sign: the simulator and the runner take
+a numpy `uint8` array for it bit for bit, and an unsigned result comes
+back as the signed array of the same bits (`.view(np.uint8)` reads it as
+JAX returns it).
 """
 
 from __future__ import annotations
@@ -35,20 +38,19 @@ def _signless(type_: ir.Type) -> ir.Type | None:
 
 
 def signless_integers(module: ir.Module) -> int:
-    """Retypes the signed and unsigned integer values of `module` (module
-    docstring); returns how many. A retyped value a function returns is
-    cast back to the function's result type."""
+    """Retypes the signed and unsigned integer values of `module`,
+    functions' arguments and results included (module docstring); returns
+    how many values."""
     values: list[ir.Value] = []
-    returns: list[ir.Operation] = []
+    functions: list[ir.Operation] = []
 
     def visit(op: ir.Operation) -> ir.WalkResult:
         values.extend(op.results)
-        if op.name == "func.return":
-            returns.append(op)
-        if op.name != "func.func":
-            for region in op.regions:
-                for block in region.blocks:
-                    values.extend(block.arguments)
+        if op.name == "func.func":
+            functions.append(op)
+        for region in op.regions:
+            for block in region.blocks:
+                values.extend(block.arguments)
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit)
@@ -58,12 +60,10 @@ def signless_integers(module: ir.Module) -> int:
         if signless is not None:
             value.set_type(signless)
             retyped += 1
-    for ret in returns:
-        declared = ret.parent.attributes["function_type"].value.results
-        for index, (operand, type_) in enumerate(zip(list(ret.operands), declared)):
-            if operand.type != type_:
-                with ir.InsertionPoint(ret), ret.location:
-                    cast = ir.Operation.create("builtin.unrealized_conversion_cast", results=[type_],
-                                               operands=[operand])
-                ret.operands[index] = cast.results[0]
+    for func in functions:
+        function_type = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
+        inputs = [_signless(t) or t for t in function_type.inputs]
+        results = [_signless(t) or t for t in function_type.results]
+        if inputs != list(function_type.inputs) or results != list(function_type.results):
+            func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, results))
     return retyped
