@@ -12,7 +12,10 @@
     outputs = meshsdy.run.run(str(module), "main", parameters + [x.numpy()], ranks=4)
 
 `from_torch` exports the model with `torch_mlir.fx.export_and_import(...,
-output_type="linalg-on-tensors")`. By default its weights are arguments of
+output_type="torch")` and lowers the result to linalg-on-tensors
+(`LINALG_PIPELINE`, what `output_type="linalg-on-tensors"` runs) in a child
+process, so that a crash of torch-mlir's conversion is an error, not the
+end of the caller's process. By default its weights are arguments of
 the function (`torch.func.functional_call`): the parameters, in
 `named_parameters()` order, then the example inputs; `parameters` are their
 values as numpy arrays. With `weights="constants"` they are baked into the
@@ -50,6 +53,7 @@ from ._tm_tensor import lower_tm_tensor, torch_mlir_context
 from ._torch_argmax import nan_first_argmax
 from ._torch_concat import concat_static_pieces
 from ._torch_elementwise import pytorch_elementwise
+from ._torch_unsigned import refuse_signed_reads_of_unsigned
 
 __all__ = ["from_torch", "from_torch_mlir", "flatten_outputs", "to_numpy"]
 
@@ -90,8 +94,8 @@ def from_torch(
     if (shardings or input_specs) and mesh is None:
         raise FrontendError("from_torch: shardings need a mesh")
     values = [p.detach() for _, p in named]
-    exported = _export(module, [name for name, _ in named], values, inputs, func_name)
-    result = _to_meshsdy(exported)
+    backend = _export(module, [name for name, _ in named], values, inputs, func_name)
+    result = from_torch_mlir(_lower_to_linalg(backend, type(module).__name__))
     if mesh is not None:
         labels = [f"parameter {name!r}" for name, _ in named] + [f"input {i}" for i in range(len(inputs))]
         _annotate(result, func_name, _mesh(mesh), specs + list(input_specs or [None] * len(inputs)), labels)
@@ -159,9 +163,9 @@ def _parameter_specs(names: list[str], shardings: Mapping[str, PartitionSpec]) -
     return specs
 
 
-def _export(module: Any, names: list[str], values: list[Any], inputs: tuple[Any, ...], func_name: str) -> Any:
-    """torch-mlir's linalg-on-tensors module of `module` with the named
-    parameters as leading arguments, `tm_tensor` ops rewritten."""
+def _export(module: Any, names: list[str], values: list[Any], inputs: tuple[Any, ...], func_name: str) -> str:
+    """torch-mlir's Torch backend IR of `module` with the named parameters
+    as leading arguments, printed with its locations."""
     from torch_mlir import fx
 
     target: Any = module
@@ -169,12 +173,60 @@ def _export(module: Any, names: list[str], values: list[Any], inputs: tuple[Any,
         target = _Stateless(module, names)
     try:
         with _persistent_buffers(module):
-            exported = fx.export_and_import(target, *values, *inputs, output_type="linalg-on-tensors",
-                                            func_name=func_name)
+            exported = fx.export_and_import(target, *values, *inputs, output_type="torch", func_name=func_name)
     except Exception as e:  # torch.export and torch-mlir raise many kinds
         raise FrontendError(f"torch-mlir: exporting {type(module).__name__} failed: {_first_line(e)}") from None
-    lower_tm_tensor(exported)
-    return exported
+    refuse_signed_reads_of_unsigned(exported, type(module).__name__)
+    return exported.operation.get_asm(enable_debug_info=True)
+
+
+#: torch-mlir's lowering of Torch backend IR to linalg, as `fx` runs it.
+LINALG_PIPELINE = "builtin.module(torch-backend-to-linalg-on-tensors-backend-pipeline{allow-non-finites=true})"
+
+# The lowering runs in a child process: on some programs torch-mlir's
+# conversion reports an unsupported op and then crashes (a uint8 tensor
+# times a scalar: "unimplemented: for conversion to byte or char type ...",
+# then a segmentation fault), which would take the user's process with it.
+# The child reads the program on stdin and prints the result, or its
+# diagnostics on stderr.
+_LOWER_CHILD = r"""
+import sys
+from torch_mlir import ir
+from torch_mlir.dialects import torch as torch_d
+from torch_mlir.passmanager import PassManager
+text = sys.stdin.read()
+context = ir.Context()
+torch_d.register_dialect(context)
+context.emit_error_diagnostics = True
+with context:
+    try:
+        module = ir.Module.parse(text)
+        PassManager.parse(sys.argv[1]).run(module.operation)
+    except ir.MLIRError as e:
+        d = e.error_diagnostics
+        print(f"{d[0].location}: {d[0].message}" if d else str(e).strip().splitlines()[0], file=sys.stderr)
+        sys.exit(1)
+    sys.stdout.write(module.operation.get_asm(enable_debug_info=True))
+"""
+
+
+def _lower_to_linalg(backend: str, model: str) -> str:
+    """`backend` (Torch backend IR) through LINALG_PIPELINE in a child
+    process; FrontendError with torch-mlir's diagnostic if it fails or
+    crashes."""
+    import subprocess
+    import sys
+
+    child = subprocess.run([sys.executable, "-c", _LOWER_CHILD, LINALG_PIPELINE], input=backend,
+                           capture_output=True, text=True, check=False)
+    if child.returncode == 0:
+        return child.stdout
+    said = [line for line in child.stderr.splitlines() if "error" in line] or child.stderr.strip().splitlines()
+    first = said[0].strip() if said else "no diagnostic"
+    if child.returncode < 0:
+        raise FrontendError(f"torch-mlir: lowering {model} to linalg crashed (signal {-child.returncode}) "
+                            f"after: {first}")
+    raise FrontendError(f"torch-mlir: lowering {model} to linalg failed: {first}")
 
 
 @contextlib.contextmanager
@@ -209,11 +261,6 @@ def _Stateless(module: Any, names: list[str]) -> Any:
             return torch.func.functional_call(self.inner, parameters, tuple(args[len(names):]))
 
     return Stateless()
-
-
-def _to_meshsdy(exported: Any) -> ir.Module:
-    """The torch-mlir module, printed with its locations and parsed by ours."""
-    return _parse(exported.operation.get_asm(enable_debug_info=True))
 
 
 def _parse(text: str) -> ir.Module:
