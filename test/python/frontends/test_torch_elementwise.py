@@ -72,4 +72,3 @@ func.func @f(%i: tensor<?xi32>, %j: tensor<4xi32>) -> (tensor<?xi32>, tensor<4xi
         assert pytorch_elementwise(module) == 1
         module.operation.verify()
         assert str(module).count("arith.sitofp") == 1 and "arith.subi" in str(module)
-
