@@ -1,6 +1,6 @@
 """torch-mlir's elementwise forms given PyTorch's answers.
 
-Three of torch-mlir's linalg bodies differ from PyTorch (found comparing
+Four of torch-mlir's linalg bodies differ from PyTorch (found comparing
 every elementwise op with PyTorch's, `test_torch_elementwise.py`):
 
 - `torch.maximum`, `torch.minimum`, `torch.clamp` (and `hardtanh`, `relu6`,
@@ -13,6 +13,13 @@ every elementwise op with PyTorch's, `test_torch_elementwise.py`):
 - The negation of an integer goes through a float,
   `fptosi(negf(sitofp %x))`: -16777217 became -16777216 in f32. It is
   `0 - x` now, wrapping at the minimum as PyTorch does.
+- Integer floor division (`a // b`, `a // 3`, `torch.floor_divide`) goes
+  through a double, `fptosi(floor(divf(sitofp %a, sitofp %b)))`: an int64
+  past 2**53 loses its low bits (`(2**62 + 1) // 3` 85 off, and
+  `INT64_MAX // 1` is INT64_MIN). It is `arith.floordivsi` now, made total
+  as PyTorch's CPU kernels are: `INT_MIN // -1` wraps to INT_MIN (a
+  negation) instead of trapping; a division by zero, which PyTorch
+  refuses with an error, gives `a` instead of trapping.
 - The tanh GELU (`F.gelu(x, approximate="tanh")`, Gemma's activation)
   multiplies by 0.797724 where sqrt(2/pi) is 0.7978846: results 1e-4
   off. That factor of the `math.tanh`'s argument gets the right value.
@@ -92,6 +99,54 @@ def _exact_negation(fptosi: ir.Operation) -> bool:
     return True
 
 
+def _constant_like(value: ir.Value, number: int) -> ir.Value:
+    """An `arith.constant` `number` of `value`'s integer type, at the
+    insertion point."""
+    return ir.Operation.create("arith.constant", results=[value.type], attributes={
+        "value": ir.IntegerAttr.get(value.type, number)}).result
+
+
+def _exact_floor_division(fptosi: ir.Operation) -> bool:
+    """Rewrites `fptosi(floor(divf(sitofp %a, sitofp %b)))` in a linalg
+    body, %a, %b and the result of one integer type, into a total
+    `arith.floordivsi` (module docstring); False when `fptosi` is not that."""
+    floor = defining_op(fptosi.operands[0])
+    if floor is None or floor.name != "math.floor":
+        return False
+    divf = defining_op(floor.operands[0])
+    if divf is None or divf.name != "arith.divf":
+        return False
+    casts = [defining_op(v) for v in divf.operands]
+    if any(c is None or c.name != "arith.sitofp" for c in casts):
+        return False
+    a, b = (c.operands[0] for c in casts)
+    int_type = fptosi.results[0].type
+    if a.type != int_type or b.type != int_type or not isinstance(int_type, ir.IntegerType):
+        return False
+    if fptosi.parent is None or fptosi.parent.name != "linalg.generic":
+        return False
+    eq = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)
+    i1 = ir.IntegerType.get_signless(1)
+    with ir.InsertionPoint(fptosi), fptosi.location:
+        zero, one, minus_one = (_constant_like(a, n) for n in (0, 1, -1))
+        by_zero = ir.Operation.create("arith.cmpi", results=[i1], operands=[b, zero],
+                                      attributes={"predicate": eq}).result
+        by_minus_one = ir.Operation.create("arith.cmpi", results=[i1], operands=[b, minus_one],
+                                           attributes={"predicate": eq}).result
+        trapping = ir.Operation.create("arith.ori", results=[i1], operands=[by_zero, by_minus_one]).result
+        divisor = ir.Operation.create("arith.select", results=[int_type], operands=[trapping, one, b]).result
+        quotient = ir.Operation.create("arith.floordivsi", results=[int_type], operands=[a, divisor]).result
+        negated = ir.Operation.create("arith.subi", results=[int_type], operands=[zero, a]).result
+        result = ir.Operation.create("arith.select", results=[int_type],
+                                     operands=[by_minus_one, negated, quotient]).result
+    fptosi.results[0].replace_all_uses_with(result)
+    fptosi.erase()
+    for dead in (floor, divf, *casts):
+        if not list(dead.results[0].uses):
+            dead.erase()
+    return True
+
+
 #: torch-mlir's sqrt(2/pi) in the tanh GELU, and the value it stands for.
 _GELU_BETA, _SQRT_2_OVER_PI = 0.797724, 0.7978845608028654
 
@@ -121,4 +176,6 @@ def pytorch_elementwise(module: ir.Module) -> int:
     how many ops it rewrote."""
     rewritten = sum(_propagate_nan(op) for op in ops_named(module, "arith.select"))
     rewritten += sum(_gelu_beta(op) for op in ops_named(module, "math.tanh"))
-    return rewritten + sum(_exact_negation(op) for op in ops_named(module, "arith.fptosi"))
+    for op in ops_named(module, "arith.fptosi"):
+        rewritten += _exact_negation(op) or _exact_floor_division(op)
+    return rewritten
