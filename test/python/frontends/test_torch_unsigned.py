@@ -145,3 +145,11 @@ def test_a_crash_of_torch_mlirs_lowering_is_an_error() -> None:
     backend = fx.export_and_import(_Op(lambda a, b: a * 3), A, B, output_type="torch")
     with pytest.raises(FrontendError, match=r"lowering M to linalg (crashed \(signal \d+\)|failed).*unimplemented"):
         _lower_to_linalg(backend.operation.get_asm(enable_debug_info=True), "M")
+
+
+def test_int8_times_a_scalar_is_an_error_not_a_crash() -> None:
+    """The same crash on a signed int8 tensor, through from_torch: the
+    caller's process survives and hears torch-mlir's diagnostic."""
+    a = torch.tensor([[-128, -1, 0, 127]], dtype=torch.int8)
+    with ir.Context(), pytest.raises(FrontendError, match=r"torch-mlir: lowering _Op to linalg .*unimplemented"):
+        from_torch(_Op(lambda x, y: x * 3), [a, a])
