@@ -69,14 +69,18 @@ def _propagate_nan(select: ir.Operation) -> bool:
     return True
 
 
+def _made_by(value: ir.Value, name: str) -> ir.Operation | None:
+    """The op named `name` that defines `value`, else None."""
+    op = defining_op(value)
+    return op if op is not None and op.name == name else None
+
+
 def _exact_negation(fptosi: ir.Operation) -> bool:
     """Rewrites `fptosi(negf(sitofp %x))` with %x and the result of one
     integer type into `0 - %x`; False when `fptosi` is not that."""
-    negf = defining_op(fptosi.operands[0])
-    if negf is None or negf.name != "arith.negf":
-        return False
-    sitofp = defining_op(negf.operands[0])
-    if sitofp is None or sitofp.name != "arith.sitofp":
+    negf = _made_by(fptosi.operands[0], "arith.negf")
+    sitofp = _made_by(negf.operands[0], "arith.sitofp") if negf else None
+    if sitofp is None:
         return False
     x = sitofp.operands[0]
     if x.type != fptosi.results[0].type:
@@ -110,14 +114,12 @@ def _exact_floor_division(fptosi: ir.Operation) -> bool:
     """Rewrites `fptosi(floor(divf(sitofp %a, sitofp %b)))` in a linalg
     body, %a, %b and the result of one integer type, into a total
     `arith.floordivsi` (module docstring); False when `fptosi` is not that."""
-    floor = defining_op(fptosi.operands[0])
-    if floor is None or floor.name != "math.floor":
+    floor = _made_by(fptosi.operands[0], "math.floor")
+    divf = _made_by(floor.operands[0], "arith.divf") if floor else None
+    if divf is None:
         return False
-    divf = defining_op(floor.operands[0])
-    if divf is None or divf.name != "arith.divf":
-        return False
-    casts = [defining_op(v) for v in divf.operands]
-    if any(c is None or c.name != "arith.sitofp" for c in casts):
+    casts = [_made_by(v, "arith.sitofp") for v in divf.operands]
+    if any(c is None for c in casts):
         return False
     a, b = (c.operands[0] for c in casts)
     int_type = fptosi.results[0].type
