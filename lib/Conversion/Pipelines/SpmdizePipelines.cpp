@@ -3,15 +3,15 @@
 // mesh-spmdize-pipeline: mesh propagation decides every sharding, the
 // partitioner rewrites each function into its per-device form, and the
 // result is optionally lowered. sdy-spmdize-pipeline: Shardy's propagation
-// decides every sharding, explicit reshards make each op locally
-// computable and become collectives in the same pass, the bridge turns both into mesh annotations, and the mesh
-// pipeline partitions. Mesh propagation is not run again there: every value
-// the bridge annotates already holds what its users need, and
-// mesh-spmdization derives each op's loops from its operands as held and
-// its results as annotated (running it changed no partitioned program).
-// After partitioning, loop-invariant ops leave their loops
-// (meshsdy-loop-invariant-code-motion): a collective of a value a loop does
-// not change runs once.
+// decides every sharding, explicit reshards make each op locally computable
+// and become collectives in the same pass, the bridge turns both into mesh
+// annotations, and the mesh pipeline partitions. Mesh propagation is not
+// run again there: every value the bridge annotates already holds what its
+// users need, and mesh-spmdization derives each op's loops from its
+// operands as held and its results as annotated (running it changed no
+// partitioned program). After partitioning, loop-invariant ops leave their
+// loops (meshsdy-loop-invariant-code-motion): a collective of a value a
+// loop does not change runs once.
 //
 //===----------------------------------------------------------------------===//
 
