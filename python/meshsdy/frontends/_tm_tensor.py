@@ -16,9 +16,12 @@ writes only upstream ops, so that the printed text parses in MLIR 22.
   the accumulator result is the last slice. Quadratic in the scanned
   length, and an ordinary linalg reduction that meshsdy propagates,
   partitions, simulates and runs.
+- `tm_tensor.sort` (`torch.sort`, `torch.topk`, `argsort`) with a
+  comparator of the two keys: two linalg reductions, a rank per element
+  and a sum that puts each element at its rank (`_tm_tensor_sort.py`).
 - Any other `tm_tensor` op is a FrontendError naming it and its location.
 
-The rewrite happens in a private function per scan, called in place of the
+The rewrite happens in a private function per op, called in place of the
 op and then inlined (torch-mlir's `inline` pass, without its canonicalizer).
 """
 
@@ -28,6 +31,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._common import FrontendError
+from ._tm_tensor_sort import read_sort, sort_function_text
 
 __all__ = ["lower_tm_tensor", "torch_mlir_context"]
 
@@ -107,10 +111,12 @@ def lower_tm_tensor(module: Any) -> None:
     module.operation.walk(visit)
     if not ops:
         return
-    scans = [_read_scan(op) for op in ops]
+    # Read all first: an op without a rewrite leaves the module untouched.
+    rewrites = [_read_sort_rewrite(op) if op.name == "tm_tensor.sort" else _read_scan_rewrite(op) for op in ops]
     with module.context:
-        for index, scan in enumerate(scans):
-            _replace(module, scan, f"__meshsdy_tm_tensor_scan_{index}")
+        for index, (op, text_of, operands) in enumerate(rewrites):
+            name = f"__meshsdy_{op.name.replace('.', '_')}_{index}"
+            _call_in_place(module, op, text_of(name), name, operands)
         from torch_mlir.passmanager import PassManager as TorchPassManager
 
         TorchPassManager.parse("builtin.module(inline{default-pipeline=},symbol-dce)").run(module.operation)
@@ -120,13 +126,26 @@ def _unsupported(op: Any, why: str) -> FrontendError:
     return FrontendError(f"torch-mlir: '{op.name}' at {op.location} has no conversion to meshsdy's ops ({why})")
 
 
+def _read_scan_rewrite(op: Any) -> tuple[Any, Any, list[Any]]:
+    """The scan `op`, its function's text by name, and the call's operands."""
+    scan = _read_scan(op)
+    input_, _, acc = list(op.operands)
+    return op, lambda name: _function_text(scan, name), [input_, acc]
+
+
+def _read_sort_rewrite(op: Any) -> tuple[Any, Any, list[Any]]:
+    """The sort `op`, its function's text by name, and the call's operands."""
+    sort = read_sort(op)
+    return op, lambda name: sort_function_text(sort, name), list(op.operands)
+
+
 def _read_scan(op: Any) -> _Scan:
     """The scan's dimension, kind, combiner and types; FrontendError for
     any other `tm_tensor` op or a scan the rewrite does not cover."""
     from torch_mlir import ir as tir
 
     if op.name != "tm_tensor.scan":
-        raise _unsupported(op, "only tm_tensor.scan is rewritten")
+        raise _unsupported(op, "only tm_tensor.scan and tm_tensor.sort are rewritten")
     operands = list(op.operands)
     if len(operands) != 3 or len(op.results) != 2:
         raise _unsupported(op, "expected one input and two outputs")
@@ -224,19 +243,18 @@ def _drop_dim(rank: int, d: int) -> str:
     return "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
 
 
-def _replace(module: Any, scan: _Scan, name: str) -> None:
-    """Adds the scan's function to `module` and calls it in place of the op."""
+def _call_in_place(module: Any, op: Any, text: str, name: str, operands: list[Any]) -> None:
+    """Adds the function `text` (named `name`) to `module` and calls it on
+    `operands` in place of `op`."""
     from torch_mlir import ir as tir
 
-    op = scan.op
     with op.location:
-        function = tir.Module.parse(_function_text(scan, name))
+        function = tir.Module.parse(text)
         func_op = next(iter(function.body.operations))
         func_op.operation.detach_from_parent()
         module.body.append(func_op)
-        input_, _, acc = list(op.operands)
         call = tir.Operation.create(
-            "func.call", results=[r.type for r in op.results], operands=[input_, acc],
+            "func.call", results=[r.type for r in op.results], operands=operands,
             attributes={"callee": tir.FlatSymbolRefAttr.get(name)}, ip=tir.InsertionPoint(op))
     for old, new in zip(op.results, call.results):
         old.replace_all_uses_with(new)

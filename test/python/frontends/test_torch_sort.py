@@ -1,0 +1,113 @@
+"""`torch.sort`, `torch.topk` and `argsort` through torch-mlir's
+`tm_tensor.sort` (frontends/_tm_tensor_sort.py): PyTorch's values and
+indices, NaN and infinities included, simulated, natively and with the
+rows split over 2 ranks; an MoE router's top-2 experts."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from mlir import ir
+
+import meshsdy.run as mpirun
+from meshsdy.frontends import FrontendError
+from meshsdy.sharding import P
+from meshsdy.sim import simulate
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("torch_mlir")
+
+from meshsdy.frontends._tm_tensor import lower_tm_tensor, torch_mlir_context  # noqa: E402
+from meshsdy.frontends.torch import flatten_outputs, from_torch  # noqa: E402
+
+NAN, INF = float("nan"), float("inf")
+#: NaN (PyTorch's largest), infinities, a descending row, no two keys equal
+#: in a row (PyTorch leaves the order of equal keys to its kernel).
+X = torch.tensor([[1.0, NAN, 3.0, -2.0, 0.5, 7.0], [-1.5, 0.0, -1.0, 2.0, INF, -INF],
+                  [5.0, 4.0, 3.0, 2.0, 1.0, 0.0], [0.1, 0.3, 0.2, 0.6, 0.5, 0.4]])
+T = torch.tensor([[3, -1, 7, 2], [0, 100, -100, 5], [2**31 - 1, -(2**31), 1, 0], [9, 8, 7, 6]],
+                 dtype=torch.int32)
+
+
+class _Sorts(torch.nn.Module):
+    def forward(self, x, t):  # noqa: ANN001, ANN201
+        top = torch.topk(x, 3, dim=1)
+        up = torch.sort(x, dim=1)
+        down = torch.sort(x, dim=1, descending=True)
+        return (top.values, top.indices, up.values, up.indices, down.values, down.indices,
+                torch.argsort(t, dim=-1, descending=True), torch.sort(t, dim=0).values)
+
+
+def _check(got: list, want: list) -> None:
+    for k, (g, w) in enumerate(zip(got, want, strict=True)):
+        np.testing.assert_array_equal(np.asarray(g), w, err_msg=f"result {k}")
+
+
+def _source(**kwargs) -> str:  # noqa: ANN003
+    with ir.Context():
+        module, _ = from_torch(_Sorts(), (X, T), **kwargs)
+        source = str(module)
+    assert "tm_tensor" not in source
+    return source
+
+
+def test_sorts_are_pytorchs_simulated_and_native() -> None:
+    want = flatten_outputs(_Sorts()(X, T))
+    source = _source()
+    inputs = [X.numpy(), T.numpy()]
+    _check(simulate(source, "main", inputs), want)
+    _check(mpirun.run(source, "main", inputs, ranks=1, timeout=300), want)
+    # Not vacuous: the NaN sorts first descending and last ascending.
+    assert np.isnan(want[0][0, 0]) and want[1][0, 0] == 1 and np.isnan(want[2][0, -1])
+
+
+def test_sorts_with_the_rows_split_over_2_ranks() -> None:
+    want = flatten_outputs(_Sorts()(X, T))
+    source = _source(mesh={"model": 2}, input_specs=[P("model", None), P("model", None)])
+    _check(mpirun.run(source, "main", [X.numpy(), T.numpy()], ranks=2, timeout=300), want)
+
+
+class _Router(torch.nn.Module):
+    """A mixture-of-experts router: each token's two best experts and
+    their renormalised weights."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.gate = torch.nn.Linear(16, 8, bias=False)
+
+    def forward(self, x):  # noqa: ANN001, ANN201
+        weights, experts = torch.topk(torch.softmax(self.gate(x), dim=-1), 2, dim=-1)
+        return weights / weights.sum(dim=-1, keepdim=True), experts
+
+
+def test_an_moe_router_picks_pytorchs_experts() -> None:
+    torch.manual_seed(0)
+    router = _Router()
+    x = torch.randn(12, 16)
+    with torch.no_grad():
+        want = flatten_outputs(router(x))
+    with ir.Context():
+        module, weights = from_torch(router, (x,))
+        source = str(module)
+    inputs = [*weights, x.numpy()]
+    for got in (simulate(source, "main", inputs), mpirun.run(source, "main", inputs, ranks=1, timeout=300)):
+        np.testing.assert_array_equal(np.asarray(got[1]), want[1])
+        np.testing.assert_allclose(np.asarray(got[0]), want[0], rtol=1e-5, atol=1e-6)
+
+
+def test_an_unsupported_comparator_is_refused_by_name() -> None:
+    from torch_mlir import ir as tir
+
+    text = """
+func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = tm_tensor.sort dimension(0) outs(%x : tensor<4xf32>) {
+  ^bb0(%a: f32, %b: f32):
+    %c = arith.cmpf une, %a, %b : f32
+    tm_tensor.yield %c : i1
+  } -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}"""
+    with torch_mlir_context():
+        module = tir.Module.parse(text)
+        with pytest.raises(FrontendError, match=r"'tm_tensor.sort' at .*comparator predicate une"):
+            lower_tm_tensor(module)
