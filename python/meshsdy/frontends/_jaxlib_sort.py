@@ -22,99 +22,13 @@ from __future__ import annotations
 
 from mlir import ir
 
-from ._common import FrontendError, defining_op, ops_named
+from ._common import FrontendError, ops_named
+from ._jaxlib_scalar_region import ScalarRegion, add_function, refuse
 from ._sort_text import FLOATS, sort_function_text
 
 __all__ = ["sorts_from_stablehlo"]
 
 _MARK = "meshsdy.sort_comparator"
-
-
-def _refuse(op: ir.Operation, why: str, source: str) -> FrontendError:
-    return FrontendError(f"{source}: 'stablehlo.sort' at {op.location} has no conversion to meshsdy's ops ({why})")
-
-
-def _is_scalar_tensor(type_: ir.Type) -> bool:
-    return isinstance(type_, ir.RankedTensorType) and type_.rank == 0
-
-
-class _Comparator:
-    """The comparator region of one sort, checked, ready to be copied."""
-
-    def __init__(self, sort: ir.Operation, source: str) -> None:
-        self.block = sort.regions[0].blocks[0]
-        for op in self.block.operations:
-            if op.name == "tensor.empty" and _is_scalar_tensor(op.results[0].type):
-                continue
-            if op.name == "stablehlo.return" and len(op.operands) == 1:
-                continue
-            if _is_reinterpretation(op):
-                continue
-            if op.name != "linalg.generic" or not all(_is_scalar_tensor(v.type) for v in
-                                                      [*op.operands, *op.results]):
-                raise _refuse(sort, f"its comparator has '{op.name}', not a generic on scalars", source)
-            body = op.regions[0].blocks[0]
-            inputs = len(op.operands) - len(op.results)
-            if any(list(arg.uses) for arg in list(body.arguments)[inputs:]):
-                raise _refuse(sort, "its comparator reads an init value", source)
-            if any(len(inner.regions) for inner in body.operations):
-                raise _refuse(sort, "its comparator has ops with regions", source)
-        self.sort = sort
-        self.source = source
-
-    def copy(self, lhs: list[ir.Value], rhs: list[ir.Value], at: ir.Operation) -> ir.Value:
-        """The comparator on (lhs[k], rhs[k]) pairs, copied before `at`;
-        returns its i1 result."""
-        scalar: dict[ir.Value, ir.Value] = {}
-        for k, arg in enumerate(self.block.arguments):
-            scalar[arg] = (lhs if k % 2 == 0 else rhs)[k // 2]
-        result = None
-        with ir.InsertionPoint(at):
-            for op in self.block.operations:
-                if op.name == "stablehlo.return":
-                    result = scalar[op.operands[0]]
-                elif _is_reinterpretation(op):
-                    scalar[op.results[0]] = scalar[op.operands[0]]
-                elif op.name == "linalg.generic":
-                    body = op.regions[0].blocks[0]
-                    inputs = list(op.operands)[:len(op.operands) - len(op.results)]
-                    local = {arg: scalar[v] for arg, v in zip(body.arguments, inputs)}
-                    for inner in body.operations:
-                        if inner.name == "linalg.yield":
-                            scalar[op.results[0]] = self._read(inner.operands[0], local, at)
-                            break
-                        # Its operands first: a constant it reads is copied before it.
-                        operands = [self._read(operand, local, at) for operand in inner.operands]
-                        copy = inner.clone(ip=ir.InsertionPoint(at))
-                        for index, operand in enumerate(operands):
-                            copy.operands[index] = operand
-                        for old, new in zip(inner.results, copy.results):
-                            local[old] = new
-        if result is None:
-            raise _refuse(self.sort, "its comparator returns nothing", self.source)
-        return result
-
-    def _read(self, value: ir.Value, local: dict[ir.Value, ir.Value], at: ir.Operation) -> ir.Value:
-        """`value` as the copy reads it: a copied value, or a constant of the
-        enclosing function copied next to the copy."""
-        if value in local:
-            return local[value]
-        op = defining_op(value)
-        if op is not None and op.name == "arith.constant":
-            copy = op.clone(ip=ir.InsertionPoint(at))
-            local[value] = copy.results[0]
-            return copy.results[0]
-        raise _refuse(self.sort, "its comparator reads a value it does not define", self.source)
-
-
-def _is_reinterpretation(op: ir.Operation) -> bool:
-    """A cast between 0-d tensors of integers of one width (jaxlib joins a
-    `ui32` key to its signless ops so): the same scalar."""
-    if op.name != "builtin.unrealized_conversion_cast" or len(op.operands) != 1 or len(op.results) != 1:
-        return False
-    types = [op.operands[0].type, op.results[0].type]
-    return all(_is_scalar_tensor(t) and isinstance(t.element_type, ir.IntegerType) for t in types) and \
-        types[0].element_type.width == types[1].element_type.width
 
 
 def _signless(type_: ir.RankedTensorType) -> ir.RankedTensorType:
@@ -139,17 +53,17 @@ def sorts_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int:
     call of a private function, inlined later; returns how many."""
     sorts = ops_named(module, "stablehlo.sort")
     for index, sort in enumerate(sorts):
-        comparator = _Comparator(sort, source)
+        comparator = ScalarRegion(sort, source, "comparator")
         types = [v.type for v in sort.operands]
         if not types or any(not isinstance(t, ir.RankedTensorType) or not t.has_static_shape
                             or list(t.shape) != list(types[0].shape) for t in types):
-            raise _refuse(sort, "operands of one static shape expected", source)
+            raise refuse(sort, "operands of one static shape expected", source)
         # The function computes on signless integers (arith has no others);
         # a ui32 operand (random bits) is cast in and out.
         signless = [_signless(t) for t in types]
         elements = [str(t.element_type) for t in signless]
         if any(e not in FLOATS and not (e.startswith("i") and e[1:].isdigit()) for e in elements):
-            raise _refuse(sort, f"element types {elements}", source)
+            raise refuse(sort, f"element types {elements}", source)
         name = f"__meshsdy_sort_{index}"
 
         def placeholder(a: str, b: str, out: str) -> list[str]:
@@ -157,13 +71,17 @@ def sorts_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int:
 
         text = sort_function_text(name, list(types[0].shape), ir.IntegerAttr(sort.attributes["dimension"]).value,
                                   elements, placeholder)
-        with sort.location:
-            parsed = ir.Module.parse(text)  # alive until its function has moved
-            function = parsed.body.operations[0]
-            function.operation.detach_from_parent()
-            module.body.append(function)
-            del parsed
-        _fill_placeholders(function, comparator, len(elements))
+        function = add_function(module, text, sort.location)
+        n = len(elements)
+
+        def pairs(placeholder: ir.Operation) -> list[ir.Value]:
+            """(lhs0, rhs0, lhs1, rhs1, ...): "ji" on (j, i), "ij" on (i, j)."""
+            args = list(placeholder.parent.regions[0].blocks[0].arguments)
+            at_j, at_i = args[:n], args[n:2 * n]
+            lhs, rhs = (at_j, at_i) if ir.StringAttr(placeholder.attributes[_MARK]).value == "ji" else (at_i, at_j)
+            return [v for pair in zip(lhs, rhs) for v in pair]
+
+        comparator.fill(function, _MARK, pairs)
         with sort.location:
             operands = [_cast(v, t, sort) for v, t in zip(sort.operands, signless)]
             call = ir.Operation.create("func.call", results=signless, operands=operands,
@@ -174,24 +92,3 @@ def sorts_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int:
             old.replace_all_uses_with(new)
         sort.erase()
     return len(sorts)
-
-
-def _fill_placeholders(function: ir.Operation, comparator: _Comparator, n: int) -> None:
-    """Replaces the rank body's two placeholders by copies of the
-    comparator: "ji" on (j, i), "ij" on (i, j)."""
-    marked: list[ir.Operation] = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if _MARK in op.attributes:
-            marked.append(op)
-        return ir.WalkResult.ADVANCE
-
-    function.operation.walk(visit)
-    for placeholder in marked:
-        args = list(placeholder.parent.regions[0].blocks[0].arguments)
-        at_j, at_i = args[:n], args[n:2 * n]
-        order = ir.StringAttr(placeholder.attributes[_MARK]).value
-        lhs, rhs = (at_j, at_i) if order == "ji" else (at_i, at_j)
-        result = comparator.copy(lhs, rhs, placeholder)
-        placeholder.results[0].replace_all_uses_with(result)
-        placeholder.erase()
