@@ -32,6 +32,7 @@ from mlir import ir
 
 from ._common import ops_named
 from ._jaxlib_scalar_region import ScalarRegion, add_function, refuse
+from ._scatter_text import ScatterForm, scatter_function_text
 
 __all__ = ["scatters_from_stablehlo"]
 
@@ -54,84 +55,30 @@ def _dimension_numbers(scatter: ir.Operation) -> dict[str, list[int]]:
     return numbers
 
 
-def _map(rank: int, results: list[str]) -> str:
-    dims = ", ".join(f"d{k}" for k in range(rank))
-    return f"affine_map<({dims}) -> ({', '.join(results)})>"
-
-
-def _function_text(name: str, operand: ir.RankedTensorType, indices: ir.RankedTensorType,
-                   updates: ir.RankedTensorType, numbers: dict[str, list[int]]) -> str:
-    """A private function (operand, indices, updates) -> result."""
+def _form(operand: ir.RankedTensorType, indices: ir.RankedTensorType, updates: ir.RankedTensorType,
+          numbers: dict[str, list[int]]) -> ScatterForm:
+    """Where stablehlo's dimension numbers put each update."""
     r, q = operand.rank, updates.rank
-    loops = r + q
     window_dims = numbers["update_window_dims"]
-    inserted = numbers["inserted_window_dims"]
     to_operand = numbers["scatter_dims_to_operand_dims"]
     ivd = numbers["index_vector_dim"][0]
     scatter_dims = [k for k in range(q) if k not in window_dims]
-    components = 1 if ivd == indices.rank else indices.shape[ivd]
     batch = [k for k in range(indices.rank) if k != ivd]
-    element, index_element = operand.element_type, indices.element_type
+    components = 1 if ivd == indices.rank else indices.shape[ivd]
+    free = [d for d in range(r) if d not in numbers["inserted_window_dims"]]  # the window's dims, in order
 
-    def index_map(k: int) -> str:
-        results = []
-        for dim in range(indices.rank):
-            results.append(str(k) if dim == ivd else f"d{r + scatter_dims[batch.index(dim)]}")
-        return _map(loops, results)
+    def index_map(k: int) -> list[str]:
+        return [str(k) if dim == ivd else f"d{r + scatter_dims[batch.index(dim)]}" for dim in range(indices.rank)]
 
-    maps = [_map(loops, [f"d{r + k}" for k in range(q)])] + [index_map(k) for k in range(components)]
-    maps.append(_map(loops, [f"d{k}" for k in range(r)]))
-    iterators = ", ".join(['"parallel"'] * r + ['"reduction"'] * q)
-    ins = ", ".join(["%updates"] + ["%indices"] * components)
-    in_types = ", ".join([str(updates)] + [str(indices)] * components)
-    args = ", ".join([f"%u: {element}"] + [f"%i{k}: {index_element}" for k in range(components)] + [f"%acc: {element}"])
-    body = ["    %true = arith.constant true", "    %c0 = arith.constant 0 : index"]
-    matches = []
-    free = [d for d in range(r) if d not in inserted]  # operand dims the window covers, in order
-    for d in range(r):
-        body.append(f"    %p{d} = linalg.index {d} : index")
-        if d in to_operand:
-            k = to_operand.index(d)
-            body.append(f"    %s{d} = arith.index_cast %i{k} : {index_element} to index")
-        else:
-            body.append(f"    %s{d} = arith.constant 0 : index")
-        if d in free:
-            window_dim = window_dims[free.index(d)]
-            size = updates.shape[window_dim]
-            body.append(f"    %w{d} = linalg.index {r + window_dim} : index")
-            body.append(f"    %t{d} = arith.addi %s{d}, %w{d} : index")
-        else:
-            size = 1
-            body.append(f"    %t{d} = arith.addi %s{d}, %c0 : index")
-        body += [
-            f"    %last{d} = arith.constant {operand.shape[d] - size} : index",
-            f"    %eq{d} = arith.cmpi eq, %p{d}, %t{d} : index",
-            f"    %lo{d} = arith.cmpi sge, %s{d}, %c0 : index",
-            f"    %hi{d} = arith.cmpi sle, %s{d}, %last{d} : index",
-            f"    %in{d} = arith.andi %lo{d}, %hi{d} : i1",
-            f"    %m{d} = arith.andi %eq{d}, %in{d} : i1",
-        ]
-        matches.append(f"%m{d}")
-    chain = "%true"
-    for m in matches:
-        body.append(f"    %all_{m[1:]} = arith.andi {chain}, {m} : i1")
-        chain = f"%all_{m[1:]}"
-    body += [
-        # Replaced by the combiner on (%acc, %u).
-        f"    %combined = arith.select %true, %u, %acc {{{_MARK}}} : {element}",
-        f"    %out = arith.select {chain}, %combined, %acc : {element}",
-        f"    linalg.yield %out : {element}",
-    ]
-    return "\n".join([
-        f"func.func private @{name}(%operand: {operand}, %indices: {indices}, %updates: {updates}) -> {operand} {{",
-        f"  %r = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{iterators}]}} "
-        f"ins({ins} : {in_types}) outs(%operand : {operand}) {{",
-        f"  ^bb0({args}):",
-        *body,
-        f"  }} -> {operand}",
-        f"  return %r : {operand}",
-        "}",
-    ])
+    def window(d: int) -> tuple[int, int] | None:
+        if d not in free:
+            return None
+        loop = window_dims[free.index(d)]
+        return loop, updates.shape[loop]
+
+    return ScatterForm(str(operand), list(operand.shape), str(operand.element_type), str(indices),
+                       str(indices.element_type), str(updates), q, [index_map(k) for k in range(components)],
+                       lambda d: to_operand.index(d) if d in to_operand else None, window)
 
 
 def scatters_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int:
@@ -153,7 +100,10 @@ def scatters_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int
         if numbers["input_batching_dims"] or numbers["scatter_indices_batching_dims"]:
             raise refuse(scatter, "batching dimensions", source)
         name = f"__meshsdy_scatter_{index}"
-        function = add_function(module, _function_text(name, operand, indices, updates, numbers), scatter.location)
+        # Replaced by the combiner on (%acc, %u).
+        combine = [f"    %combined = arith.select %true, %u, %acc {{{_MARK}}} : {operand.element_type}"]
+        text = scatter_function_text(name, _form(operand, indices, updates, numbers), combine)
+        function = add_function(module, text, scatter.location)
 
         def acc_and_update(placeholder: ir.Operation) -> list[ir.Value]:
             args = list(placeholder.parent.regions[0].blocks[0].arguments)

@@ -19,6 +19,10 @@ writes only upstream ops, so that the printed text parses in MLIR 22.
 - `tm_tensor.sort` (`torch.sort`, `torch.topk`, `argsort`) with a
   comparator of the two keys: two linalg reductions, a rank per element
   and a sum that puts each element at its rank (`_tm_tensor_sort.py`).
+- `tm_tensor.scatter` (`scatter_add`, `index_put`, `index_add`,
+  `scatter_reduce`) whose region sets or combines with one commutative op:
+  one linalg reduction over the original's and the updates' positions
+  (`_tm_tensor_scatter.py`).
 - Any other `tm_tensor` op is a FrontendError naming it and its location.
 
 The rewrite happens in a private function per op, called in place of the
@@ -31,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ._common import FrontendError
+from ._tm_tensor_scatter import read_scatter
 from ._tm_tensor_sort import read_sort, sort_function_text
 
 __all__ = ["lower_tm_tensor", "torch_mlir_context"]
@@ -112,7 +117,8 @@ def lower_tm_tensor(module: Any) -> None:
     if not ops:
         return
     # Read all first: an op without a rewrite leaves the module untouched.
-    rewrites = [_read_sort_rewrite(op) if op.name == "tm_tensor.sort" else _read_scan_rewrite(op) for op in ops]
+    readers = {"tm_tensor.sort": _read_sort_rewrite, "tm_tensor.scatter": read_scatter}
+    rewrites = [readers.get(op.name, _read_scan_rewrite)(op) for op in ops]
     with module.context:
         for index, (op, text_of, operands) in enumerate(rewrites):
             name = f"__meshsdy_{op.name.replace('.', '_')}_{index}"
@@ -145,7 +151,7 @@ def _read_scan(op: Any) -> _Scan:
     from torch_mlir import ir as tir
 
     if op.name != "tm_tensor.scan":
-        raise _unsupported(op, "only tm_tensor.scan and tm_tensor.sort are rewritten")
+        raise _unsupported(op, "only tm_tensor.scan, tm_tensor.sort and tm_tensor.scatter are rewritten")
     operands = list(op.operands)
     if len(operands) != 3 or len(op.results) != 2:
         raise _unsupported(op, "expected one input and two outputs")

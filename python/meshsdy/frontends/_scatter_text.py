@@ -1,0 +1,100 @@
+"""A scatter as one linalg reduction, as MLIR text; jaxlib's
+`stablehlo.scatter` (`_jaxlib_scatter.py`) and torch-mlir's
+`tm_tensor.scatter` (`_tm_tensor_scatter.py`) both become this.
+
+One linalg.generic over the operand's positions p (parallel) and the
+updates' positions u (reduction), initialised with the operand:
+
+    acc = (target(u) == p and the window of u inside the operand)
+          ? combine(acc, update[u]) : acc
+
+with target(u)[d] = start(u)[d] + window(u)[d]: the start is an index
+component (read through its own indexing map) or 0, the window offset a
+loop of the updates or 0. Updates landing on one place combine in u's
+order. Quadratic: operand size times update size.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+__all__ = ["ScatterForm", "scatter_function_text"]
+
+
+@dataclass
+class ScatterForm:
+    """How a scatter's updates land, per operand dimension d."""
+
+    operand: str  # the operand's type, e.g. "tensor<4x6xf32>"
+    operand_shape: Sequence[int]
+    element: str
+    indices: str  # the indices' type
+    index_element: str
+    updates: str  # the updates' type
+    updates_rank: int
+    #: The indexing map (over operand dims then update dims) of each index
+    #: component, as the map's results.
+    index_maps: Sequence[Sequence[str]]
+    #: d -> the index component that starts it, or None (0).
+    start: Callable[[int], int | None]
+    #: d -> (the update loop that offsets it, the window's size there), or
+    #: None (offset 0, size 1).
+    window: Callable[[int], tuple[int, int] | None]
+
+
+def _map(loops: int, results: Sequence[str]) -> str:
+    dims = ", ".join(f"d{k}" for k in range(loops))
+    return f"affine_map<({dims}) -> ({', '.join(results)})>"
+
+
+def scatter_function_text(name: str, form: ScatterForm, combine: list[str]) -> str:
+    """A private function @name(operand, indices, updates) -> result;
+    `combine` are the body lines that define %combined from %acc and %u."""
+    r, q = len(form.operand_shape), form.updates_rank
+    loops = r + q
+    components = len(form.index_maps)
+    maps = ([_map(loops, [f"d{r + k}" for k in range(q)])] + [_map(loops, m) for m in form.index_maps]
+            + [_map(loops, [f"d{k}" for k in range(r)])])
+    iterators = ", ".join(['"parallel"'] * r + ['"reduction"'] * q)
+    ins = ", ".join(["%updates"] + ["%indices"] * components)
+    in_types = ", ".join([form.updates] + [form.indices] * components)
+    args = ", ".join([f"%u: {form.element}"] + [f"%i{k}: {form.index_element}" for k in range(components)]
+                     + [f"%acc: {form.element}"])
+    body = ["    %true = arith.constant true", "    %c0 = arith.constant 0 : index"]
+    chain = "%true"
+    for d in range(r):
+        component, window = form.start(d), form.window(d)
+        body.append(f"    %p{d} = linalg.index {d} : index")
+        body.append(f"    %s{d} = arith.index_cast %i{component} : {form.index_element} to index"
+                    if component is not None else f"    %s{d} = arith.constant 0 : index")
+        if window is not None:
+            body += [f"    %w{d} = linalg.index {r + window[0]} : index",
+                     f"    %t{d} = arith.addi %s{d}, %w{d} : index"]
+        else:
+            body.append(f"    %t{d} = arith.addi %s{d}, %c0 : index")
+        size = window[1] if window is not None else 1
+        body += [
+            f"    %last{d} = arith.constant {form.operand_shape[d] - size} : index",
+            f"    %eq{d} = arith.cmpi eq, %p{d}, %t{d} : index",
+            f"    %lo{d} = arith.cmpi sge, %s{d}, %c0 : index",
+            f"    %hi{d} = arith.cmpi sle, %s{d}, %last{d} : index",
+            f"    %in{d} = arith.andi %lo{d}, %hi{d} : i1",
+            f"    %m{d} = arith.andi %eq{d}, %in{d} : i1",
+            f"    %all{d} = arith.andi {chain}, %m{d} : i1",
+        ]
+        chain = f"%all{d}"
+    body += [*combine,
+             f"    %out = arith.select {chain}, %combined, %acc : {form.element}",
+             f"    linalg.yield %out : {form.element}"]
+    return "\n".join([
+        f"func.func private @{name}(%operand: {form.operand}, %indices: {form.indices}, "
+        f"%updates: {form.updates}) -> {form.operand} {{",
+        f"  %r = linalg.generic {{indexing_maps = [{', '.join(maps)}], iterator_types = [{iterators}]}} "
+        f"ins({ins} : {in_types}) outs(%operand : {form.operand}) {{",
+        f"  ^bb0({args}):",
+        *body,
+        f"  }} -> {form.operand}",
+        f"  return %r : {form.operand}",
+        "}",
+    ])
