@@ -41,6 +41,9 @@ class ScatterForm:
     #: d -> (the update loop that offsets it, the window's size there), or
     #: None (offset 0, size 1).
     window: Callable[[int], tuple[int, int] | None]
+    #: A negative start counts from the end (PyTorch's `index_put`); else
+    #: it leaves the operand and the update is skipped (XLA).
+    wrap_negative: bool = False
 
 
 def _map(loops: int, results: Sequence[str]) -> str:
@@ -66,8 +69,16 @@ def scatter_function_text(name: str, form: ScatterForm, combine: list[str]) -> s
     for d in range(r):
         component, window = form.start(d), form.window(d)
         body.append(f"    %p{d} = linalg.index {d} : index")
-        body.append(f"    %s{d} = arith.index_cast %i{component} : {form.index_element} to index"
-                    if component is not None else f"    %s{d} = arith.constant 0 : index")
+        if component is None:
+            body.append(f"    %s{d} = arith.constant 0 : index")
+        elif form.wrap_negative:
+            body += [f"    %raw{d} = arith.index_cast %i{component} : {form.index_element} to index",
+                     f"    %neg{d} = arith.cmpi slt, %raw{d}, %c0 : index",
+                     f"    %size{d} = arith.constant {form.operand_shape[d]} : index",
+                     f"    %up{d} = arith.addi %raw{d}, %size{d} : index",
+                     f"    %s{d} = arith.select %neg{d}, %up{d}, %raw{d} : index"]
+        else:
+            body.append(f"    %s{d} = arith.index_cast %i{component} : {form.index_element} to index")
         if window is not None:
             body += [f"    %w{d} = linalg.index {r + window[0]} : index",
                      f"    %t{d} = arith.addi %s{d}, %w{d} : index"]

@@ -120,9 +120,11 @@ def lower_tm_tensor(module: Any) -> None:
     readers = {"tm_tensor.sort": _read_sort_rewrite, "tm_tensor.scatter": read_scatter}
     rewrites = [readers.get(op.name, _read_scan_rewrite)(op) for op in ops]
     with module.context:
-        for index, (op, text_of, operands) in enumerate(rewrites):
+        for index, (op, text_of, order) in enumerate(rewrites):
             name = f"__meshsdy_{op.name.replace('.', '_')}_{index}"
-            _call_in_place(module, op, text_of(name), name, operands)
+            # Operands read now: an op rewritten before may have produced one.
+            operands = list(op.operands)
+            _call_in_place(module, op, text_of(name), name, [operands[k] for k in order])
         from torch_mlir.passmanager import PassManager as TorchPassManager
 
         TorchPassManager.parse("builtin.module(inline{default-pipeline=},symbol-dce)").run(module.operation)
@@ -132,17 +134,18 @@ def _unsupported(op: Any, why: str) -> FrontendError:
     return FrontendError(f"torch-mlir: '{op.name}' at {op.location} has no conversion to meshsdy's ops ({why})")
 
 
-def _read_scan_rewrite(op: Any) -> tuple[Any, Any, list[Any]]:
-    """The scan `op`, its function's text by name, and the call's operands."""
+def _read_scan_rewrite(op: Any) -> tuple[Any, Any, list[int]]:
+    """The scan `op`, its function's text by name, and which of its
+    operands the call passes (input, accumulator)."""
     scan = _read_scan(op)
-    input_, _, acc = list(op.operands)
-    return op, lambda name: _function_text(scan, name), [input_, acc]
+    return op, lambda name: _function_text(scan, name), [0, 2]
 
 
-def _read_sort_rewrite(op: Any) -> tuple[Any, Any, list[Any]]:
-    """The sort `op`, its function's text by name, and the call's operands."""
+def _read_sort_rewrite(op: Any) -> tuple[Any, Any, list[int]]:
+    """The sort `op`, its function's text by name, and which of its
+    operands the call passes (all)."""
     sort = read_sort(op)
-    return op, lambda name: sort_function_text(sort, name), list(op.operands)
+    return op, lambda name: sort_function_text(sort, name), list(range(len(op.operands)))
 
 
 def _read_scan(op: Any) -> _Scan:

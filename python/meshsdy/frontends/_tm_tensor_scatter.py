@@ -6,7 +6,8 @@
 outs(%original)`: `indices` is (batch, depth), component k giving the start
 along dimension `dimension_map[k]`; `updates` is (batch, slice...), the
 slice aligned with the original's trailing dimensions (an indexed
-dimension it covers has size 1 there). Each update is combined with the
+dimension it covers has size 1 there); a negative index counts from the
+end, as `index_put` reads it (torch-mlir passes it as it is). Each update is combined with the
 original's element by the region: `yield %update` (a set) or one
 commutative op of the two (`addf`, `addi`, `mulf`, `muli`, `maximumf`,
 `minimumf`, `maxsi`, `minsi`, ... : sum, product, amax, amin). Other
@@ -48,10 +49,10 @@ def _combine_lines(op: Any, element: str) -> list[str]:
                            + ", ".join(sorted(_COMBINERS)))
 
 
-def read_scatter(op: Any) -> tuple[Any, Any, list[Any]]:
-    """The scatter `op`, its function's text by name, and the call's
-    operands (original, indices, updates); FrontendError for a scatter the
-    rewrite does not cover."""
+def read_scatter(op: Any) -> tuple[Any, Any, list[int]]:
+    """The scatter `op`, its function's text by name, and which of its
+    operands the call passes (original, indices, updates); FrontendError
+    for a scatter the rewrite does not cover."""
     from torch_mlir import ir as tir
 
     updates_value, indices_value, original_value = list(op.operands)
@@ -72,6 +73,6 @@ def read_scatter(op: Any) -> tuple[Any, Any, list[Any]]:
 
     form = ScatterForm(str(original), list(original.shape), element, str(indices), str(indices.element_type),
                        str(updates), updates.rank, [[f"d{rank}", str(k)] for k in range(indices.shape[1])],
-                       lambda d: dimension_map.index(d) if d in dimension_map else None, window)
-    return op, lambda name: scatter_function_text(name, form, combine), [original_value, indices_value,
-                                                                        updates_value]
+                       lambda d: dimension_map.index(d) if d in dimension_map else None, window,
+                       wrap_negative=True)
+    return op, lambda name: scatter_function_text(name, form, combine), [2, 1, 0]

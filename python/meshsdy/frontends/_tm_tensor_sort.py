@@ -85,7 +85,8 @@ def _key_before(sort: Sort, a: str, b: str, out: str) -> list[str]:
     x, y = (f"%{b}0", f"%{a}0") if sort.descending else (f"%{a}0", f"%{b}0")  # ascending: x < y
     tag = f"{a}{b}"
     if not sort.is_float:
-        predicate = "ult" if sort.unsigned else "slt"
+        # An i1 key reads as signed -1 for true: false comes first.
+        predicate = "ult" if sort.unsigned or key == "i1" else "slt"
         return [f"    {out} = arith.cmpi {predicate}, {x}, {y} : {key}"]
     # x < y, or y is NaN and x is not: NaN is the largest.
     return [

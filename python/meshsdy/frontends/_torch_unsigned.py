@@ -8,7 +8,10 @@ byte above 127), `sum` sign-extends before adding, `div` converts with
 `sitofp`, `abs` negates bytes above 127; measured against PyTorch on every
 byte value. An op on an unsigned tensor is therefore taken only if it is
 one of those checked to give PyTorch's answers (`SAFE_ON_UNSIGNED`,
-`test_torch_unsigned.py`): the rest raise FrontendError with the op, its
+`test_torch_unsigned.py`) on tensors of that one unsigned type (boolean
+masks and int64 indices aside) and no float scalar, or a conversion: a
+mixed op promotes the byte by sign extension too (`img + 1.5`,
+`img * float_tensor`, `img > int32_tensor`). The rest raise FrontendError with the op, its
 location and the way around (convert the tensor first). Some others crash
 torch-mlir's conversion (`img * 3`, `img - 3`, `img % 7`, `img.max()`);
 the lowering runs in a child process for them (torch.py).
@@ -43,10 +46,56 @@ SAFE_ON_UNSIGNED = frozenset({
     "torch.aten.broadcast_to", "torch.aten.expand", "torch.aten.clone", "torch.aten.contiguous",
     "torch.aten.index.Tensor_hacked_twin", "torch.aten.index_select", "torch.aten.gather",
     "torch.aten.constant_pad_nd",
-    "func.return", "func.call", "torch.prim.ListConstruct",
 })
 
 _UNSIGNED = re.compile(r"[,<]ui(8|16|32|64)>")
+_ELEMENT = re.compile(r"^!torch\.vtensor<\[[^\]]*\],(\w+)>$")
+#: Conversions read the unsigned value right whatever they convert to.
+_CONVERSIONS = frozenset({"torch.aten.to.dtype", "torch.aten._to_copy", "torch.prims.convert_element_type"})
+
+
+#: Ops that only pass values on.
+_PASS_ON = frozenset({"func.return", "func.call", "torch.prim.ListConstruct"})
+
+
+def _small_whole_constant(value: Any) -> bool:
+    """A `torch.constant.float` of a whole value in [0, 127] (a pad value
+    of 0.0): the same byte whether read signed or not."""
+    owner = value.owner
+    if getattr(owner, "name", None) != "torch.constant.float":
+        return False
+    number = float(str(owner.attributes["value"]).split(":")[0])
+    return number.is_integer() and 0 <= number <= 127
+
+
+def _element(type_: Any) -> str | None:
+    """The element type of a `!torch.vtensor` type's text, else None."""
+    match = _ELEMENT.match(str(type_))
+    return match.group(1) if match else None
+
+
+def _taken(op: Any) -> bool:
+    """Whether `op`, which reads an unsigned tensor, reads it as PyTorch
+    does: a conversion, or a SAFE_ON_UNSIGNED op on tensors of that one
+    unsigned type (masks and int64 indices aside) and no float scalar:
+    with another type or a float, torch-mlir promotes the byte by sign
+    extension (`img + 1.5`, `img * float_tensor`, `img > int32_tensor`)."""
+    if op.name in _CONVERSIONS or op.name in _PASS_ON:
+        return True
+    if op.name not in SAFE_ON_UNSIGNED:
+        return False
+    unsigned = {e for v in op.operands if (e := _element(v.type)) and _UNSIGNED.search(f",{e}>")}
+    if len(unsigned) != 1:
+        return False
+    allowed = unsigned | {"i1", "si64"}
+    for value in [*op.operands, *op.results]:
+        text = str(value.type)
+        if text == "!torch.float" and not _small_whole_constant(value):
+            return False
+        element = _element(text)
+        if element is not None and element not in allowed:
+            return False
+    return True
 
 
 def refuse_signed_reads_of_unsigned(module: Any, model: str) -> None:
@@ -58,7 +107,7 @@ def refuse_signed_reads_of_unsigned(module: Any, model: str) -> None:
     found: list[Any] = []
 
     def visit(op: Any) -> Any:
-        if op.name not in SAFE_ON_UNSIGNED and any(_UNSIGNED.search(str(v.type)) for v in op.operands):
+        if any(_UNSIGNED.search(str(v.type)) for v in op.operands) and not _taken(op):
             found.append(op)
             return tir.WalkResult.INTERRUPT
         return tir.WalkResult.ADVANCE

@@ -100,3 +100,25 @@ func.func @f(%x: tensor<4xf32>, %i: tensor<2x1xi64>, %u: tensor<2xf32>) -> tenso
         module = tir.Module.parse(text)
         with pytest.raises(FrontendError, match=r"'tm_tensor.scatter' at .*its region must yield the update"):
             lower_tm_tensor(module)
+
+
+class _MoreScatters(torch.nn.Module):
+    def forward(self, x, i, s):  # noqa: ANN001, ANN201
+        return (x.scatter_reduce(0, i, s, "sum", include_self=False),  # two chained scatters
+                x.index_put((torch.tensor([-1, 0]),), torch.tensor(5.0)),  # negative: from the end
+                x.index_put((torch.tensor([-1, -1, 0]),), torch.ones(3, 4), accumulate=True),
+                x.index_put((torch.tensor([-1, 0]), torch.tensor([-2, 3])), torch.tensor([7.0, 8.0])))
+
+
+def test_chained_scatters_and_negative_indices() -> None:
+    """include_self=False is two scatters, the second reading the first
+    (it segfaulted); index_put counts negative indices from the end (the
+    update was dropped)."""
+    args = (torch.arange(12.0).reshape(3, 4) - 5, torch.tensor([[0, 1, 0, 2], [2, 2, 2, 0]]), torch.ones(2, 4))
+    want = flatten_outputs(_MoreScatters()(*args))
+    with ir.Context():
+        module, _ = from_torch(_MoreScatters(), args)
+        source = str(module)
+    inputs = [a.numpy() for a in args]
+    _check(simulate(source, "main", inputs), want)
+    _check(mpirun.run(source, "main", inputs, ranks=1, timeout=300), want)

@@ -111,3 +111,24 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
         module = tir.Module.parse(text)
         with pytest.raises(FrontendError, match=r"'tm_tensor.sort' at .*comparator predicate une"):
             lower_tm_tensor(module)
+
+
+class _Chained(torch.nn.Module):
+    """tm_tensor ops reading one another's results: each is rewritten
+    after the one before it replaced its result."""
+
+    def forward(self, x, flags):  # noqa: ANN001, ANN201
+        return (torch.cumsum(torch.cumsum(x, 1), 1), torch.cumsum(torch.sort(x).values, 1),
+                torch.sort(flags), torch.sort(flags, descending=True))
+
+
+def test_chained_tm_tensor_ops_and_bool_keys() -> None:
+    """Chained ops segfaulted (a later op kept its operand from before the
+    earlier rewrite); bool keys sorted true first (i1 read as signed)."""
+    x = torch.tensor([[3.0, -1.0, 2.0, 0.5], [7.0, 1.0, -3.0, 2.0]])
+    flags = torch.tensor([[True, False, True, False], [False, False, True, True]])
+    want = flatten_outputs(_Chained()(x, flags))
+    with ir.Context():
+        module, _ = from_torch(_Chained(), (x, flags))
+        source = str(module)
+    _check(simulate(source, "main", [x.numpy(), flags.numpy()]), want)

@@ -153,3 +153,22 @@ def test_int8_times_a_scalar_is_an_error_not_a_crash() -> None:
     a = torch.tensor([[-128, -1, 0, 127]], dtype=torch.int8)
     with ir.Context(), pytest.raises(FrontendError, match=r"torch-mlir: lowering _Op to linalg .*unimplemented"):
         from_torch(_Op(lambda x, y: x * 3), [a, a])
+
+
+#: A uint8 operand promoted to another type: torch-mlir sign-extends the
+#: byte (`img + 1.5` gave -126.5 for 128, `200 > 4.0` False).
+F = torch.linspace(0.5, 7.0, 256).reshape(16, 16)
+I32 = (torch.arange(256, dtype=torch.int32) - 100).reshape(16, 16)
+MIXED = {
+    "plus_a_float": lambda a, b: a + 1.5,
+    "times_a_float_tensor": lambda a, b: a * F,
+    "above_a_float_tensor": lambda a, b: a > F,
+    "above_an_int32_tensor": lambda a, b: a > I32,
+    "max_with_int32": lambda a, b: torch.maximum(a, I32),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MIXED))
+def test_mixed_type_ops_on_uint8_are_refused(name: str) -> None:
+    with ir.Context(), pytest.raises(FrontendError, match=r"reads an unsigned tensor"):
+        from_torch(_Op(MIXED[name]), [A, B])
