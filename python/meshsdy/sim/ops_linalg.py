@@ -244,6 +244,10 @@ class Structured:
         for (f, _, x), m, o, dt in zip(self.combiners, self.maps[self.n_in :], outs, self.out_dtypes):  # type: ignore[arg-type]
             xs = np.broadcast_to(np.asarray(frame[x]), full)
             kw = {"dtype": xs.dtype} if f in (np.add, np.multiply) else {}
+            if f is np.add and xs.dtype.kind == "f":
+                # numpy starts a sum from +0.0, which turns a sum of -0.0s
+                # into +0.0; -0.0 is the identity that keeps every sum.
+                kw["initial"] = -0.0
             init = m.gather(o, idx_keep, self.n)
             if any(full[i] == 0 for i in self.red_axes):
                 # An empty piece (more devices than rows) reduces to its init:
