@@ -23,20 +23,13 @@ from __future__ import annotations
 from mlir import ir
 
 from ._common import FrontendError, ops_named
+from ._signless import signless_type
 from ._jaxlib_scalar_region import ScalarRegion, add_function, refuse
 from ._sort_text import FLOATS, sort_function_text
 
 __all__ = ["sorts_from_stablehlo"]
 
 _MARK = "meshsdy.sort_comparator"
-
-
-def _signless(type_: ir.RankedTensorType) -> ir.RankedTensorType:
-    """`type_` with a signless element if it has an unsigned or signed one."""
-    element = type_.element_type
-    if isinstance(element, ir.IntegerType) and not element.is_signless:
-        return ir.RankedTensorType.get(type_.shape, ir.IntegerType.get_signless(element.width))
-    return type_
 
 
 def _cast(value: ir.Value, type_: ir.Type, at: ir.Operation) -> ir.Value:
@@ -60,7 +53,7 @@ def sorts_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int:
             raise refuse(sort, "operands of one static shape expected", source)
         # The function computes on signless integers (arith has no others);
         # a ui32 operand (random bits) is cast in and out.
-        signless = [_signless(t) for t in types]
+        signless = [signless_type(t) or t for t in types]
         elements = [str(t.element_type) for t in signless]
         if any(e not in FLOATS and not (e.startswith("i") and e[1:].isdigit()) for e in elements):
             raise refuse(sort, f"element types {elements}", source)

@@ -22,10 +22,10 @@ from __future__ import annotations
 
 from mlir import ir
 
-__all__ = ["signless_integers"]
+__all__ = ["signless_integers", "signless_type"]
 
 
-def _signless(type_: ir.Type) -> ir.Type | None:
+def signless_type(type_: ir.Type) -> ir.Type | None:
     """`type_` (an integer or a ranked tensor of integers) with a signless
     element; None when it is signless already or not such a type."""
     element = type_.element_type if isinstance(type_, ir.RankedTensorType) else type_
@@ -56,14 +56,14 @@ def signless_integers(module: ir.Module) -> int:
     module.operation.walk(visit)
     retyped = 0
     for value in values:
-        signless = _signless(value.type)
+        signless = signless_type(value.type)
         if signless is not None:
             value.set_type(signless)
             retyped += 1
     for func in functions:
         function_type = ir.FunctionType(ir.TypeAttr(func.attributes["function_type"]).value)
-        inputs = [_signless(t) or t for t in function_type.inputs]
-        results = [_signless(t) or t for t in function_type.results]
+        inputs = [signless_type(t) or t for t in function_type.inputs]
+        results = [signless_type(t) or t for t in function_type.results]
         if inputs != list(function_type.inputs) or results != list(function_type.results):
             func.attributes["function_type"] = ir.TypeAttr.get(ir.FunctionType.get(inputs, results))
     return retyped

@@ -36,7 +36,8 @@ from typing import Any
 
 from ._common import FrontendError
 from ._tm_tensor_scatter import read_scatter
-from ._tm_tensor_sort import read_sort, sort_function_text
+from ._tm_tensor_sort import function_text as sort_function_text
+from ._tm_tensor_sort import read_sort
 
 __all__ = ["lower_tm_tensor", "torch_mlir_context"]
 

@@ -17,9 +17,9 @@ from typing import Any
 
 from ._common import FrontendError
 from ._sort_text import FLOATS as _FLOATS
-from ._sort_text import sort_function_text as text_of_sort
+from ._sort_text import sort_function_text
 
-__all__ = ["Sort", "read_sort", "sort_function_text"]
+__all__ = ["Sort", "function_text", "read_sort"]
 
 #: Comparator predicates: (float?, descending?, unsigned?).
 _ORDERS = {
@@ -98,8 +98,8 @@ def _key_before(sort: Sort, a: str, b: str, out: str) -> list[str]:
     ]
 
 
-def sort_function_text(sort: Sort, name: str) -> str:
+def function_text(sort: Sort, name: str) -> str:
     """A private function taking the sort's operands and returning them
     sorted."""
-    return text_of_sort(name, sort.shape, sort.dimension, sort.elements,
+    return sort_function_text(name, sort.shape, sort.dimension, sort.elements,
                         lambda a, b, out: _key_before(sort, a, b, out))

@@ -11,14 +11,13 @@ import pytest
 from mlir import ir
 
 import meshsdy.run as mpirun
-from meshsdy.frontends import FrontendError
 from meshsdy.sharding import P
 from meshsdy.sim import simulate
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("torch_mlir")
 
-from meshsdy.frontends._tm_tensor import lower_tm_tensor, torch_mlir_context  # noqa: E402
+from test_torch_sort import assert_tm_tensor_refused  # noqa: E402
 from meshsdy.frontends.torch import flatten_outputs, from_torch  # noqa: E402
 
 X = torch.arange(10.0).reshape(2, 5) - 4.5
@@ -85,8 +84,6 @@ def test_message_passing_with_the_features_split_over_2_ranks() -> None:
 
 
 def test_a_region_it_does_not_cover_is_refused_by_name() -> None:
-    from torch_mlir import ir as tir
-
     text = """
 func.func @f(%x: tensor<4xf32>, %i: tensor<2x1xi64>, %u: tensor<2xf32>) -> tensor<4xf32> {
   %0 = tm_tensor.scatter {dimension_map = array<i64: 0>} unique_indices(false) ins(%u, %i : tensor<2xf32>, tensor<2x1xi64>) outs(%x : tensor<4xf32>) {
@@ -96,10 +93,7 @@ func.func @f(%x: tensor<4xf32>, %i: tensor<2x1xi64>, %u: tensor<2xf32>) -> tenso
   } -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }"""
-    with torch_mlir_context():
-        module = tir.Module.parse(text)
-        with pytest.raises(FrontendError, match=r"'tm_tensor.scatter' at .*its region must yield the update"):
-            lower_tm_tensor(module)
+    assert_tm_tensor_refused(text, r"'tm_tensor.scatter' at .*its region must yield the update")
 
 
 class _MoreScatters(torch.nn.Module):

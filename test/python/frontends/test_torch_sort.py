@@ -96,8 +96,6 @@ def test_an_moe_router_picks_pytorchs_experts() -> None:
 
 
 def test_an_unsupported_comparator_is_refused_by_name() -> None:
-    from torch_mlir import ir as tir
-
     text = """
 func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   %0 = tm_tensor.sort dimension(0) outs(%x : tensor<4xf32>) {
@@ -107,9 +105,17 @@ func.func @f(%x: tensor<4xf32>) -> tensor<4xf32> {
   } -> tensor<4xf32>
   return %0 : tensor<4xf32>
 }"""
+    assert_tm_tensor_refused(text, r"'tm_tensor.sort' at .*comparator predicate une")
+
+
+def assert_tm_tensor_refused(text: str, match: str) -> None:
+    """`text` (tm_tensor IR) parsed in torch-mlir's context: its rewrite
+    raises a FrontendError matching `match`."""
+    from torch_mlir import ir as tir
+
     with torch_mlir_context():
         module = tir.Module.parse(text)
-        with pytest.raises(FrontendError, match=r"'tm_tensor.sort' at .*comparator predicate une"):
+        with pytest.raises(FrontendError, match=match):
             lower_tm_tensor(module)
 
 
