@@ -63,7 +63,7 @@ from .contract import contractions_to_calls, protect_contractions
 from .conv import convolutions_to_contractions
 from .expand import expand_isinf
 from ._ir import ops_named
-from .mathfns import expand_erf, expand_expm1_log1p, expand_tanh
+from .mathfns import expand_erf, expand_exp, expand_expm1_log1p, expand_tanh
 from .scan import windows_to_scans
 
 __all__ = ["BUFFER_STAGE", "LLVM_STAGE", "LOWERING", "TENSOR_STAGE", "distinct_results", "drop_deallocs",
@@ -166,6 +166,7 @@ def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
         expand_erf(module)
         expand_tanh(module)
         expand_expm1_log1p(module)
+        expand_exp(module)  # last: the forms above write exps
         PassManager.parse(LLVM_STAGE).run(module.operation)
         if keep:
             keep_communicators(module)

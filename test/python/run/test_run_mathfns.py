@@ -1,8 +1,8 @@
 """Math the runner writes as arithmetic (meshsdy.run.mathfns): `math.tanh`,
-`math.erf`/`math.erfc` and `math.expm1`/`math.log1p` natively agree with
-numpy and libm to a few ulps (tanh 3, the others 6 in f32) over the whole
-range: near 0, where the first forms subtracted numbers close to 1 or added
-x to 1, and in erfc's tail."""
+`math.erf`/`math.erfc`, `math.expm1`/`math.log1p` and `math.exp` natively
+agree with numpy and libm to a few ulps (tanh 3, exp 1, the others 6 in
+f32) over the whole range: near 0, where the first forms subtracted numbers
+close to 1 or added x to 1, in erfc's tail, and exp's subnormal results."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from mlir.passmanager import PassManager
 import meshsdy  # noqa: F401  (registers the dialects)
 import meshsdy.run as mpirun
 from meshsdy.run import codegen
-from meshsdy.run.mathfns import expand_erf, expand_expm1_log1p, expand_tanh
+from meshsdy.run.mathfns import expand_erf, expand_exp, expand_expm1_log1p, expand_tanh
 
 _TANH = """
 func.func @f(%x: tensor<{n}x{t}>) -> (tensor<{n}x{t}>, tensor<{n}xi1>) {{
@@ -126,3 +126,52 @@ def test_expm1_and_log1p_agree_with_numpy_near_0_too(t: str, dtype: type, ulps: 
         np.testing.assert_array_equal(got[np.isinf(rounded)], rounded[np.isinf(rounded)])
         worst, _ = _worst_ulps(got, want, dtype)
         assert worst <= ulps, f"{name} {t}: {worst:.1f} ulps"
+
+
+_EXP = """
+func.func @f(%x: tensor<{n}x{t}>) -> tensor<{n}x{t}> {{
+  %y = math.exp %x : tensor<{n}x{t}>
+  return %y : tensor<{n}x{t}>
+}}
+"""
+
+
+@pytest.mark.parametrize("t, dtype", [("f32", np.float32), ("f64", np.float64), ("f16", np.float16)])
+def test_exp_is_within_an_ulp_of_numpy_subnormals_included(t: str, dtype: type) -> None:
+    """Every argument from below where e^x rounds to 0 to above where it
+    overflows: within 1 ulp of e^x rounded to the type (numpy in f64; f64
+    against numpy's own), counting subnormal results in the subnormals' ulp,
+    the smallest subnormal and 0 where they are due, inf and 0 at the
+    infinities, NaN kept."""
+    info = np.finfo(dtype)
+    top = float(np.log(info.max))
+    bottom = float(np.log(float(info.smallest_subnormal))) - 1
+    rng = np.random.default_rng(0)
+    x = np.concatenate([np.linspace(bottom - 5, top + 5, 50001), rng.uniform(-1, 1, 2000),
+                        [0.0, -0.0, 1e-30, -1e-30, np.inf, -np.inf, np.nan]]).astype(dtype)
+    source = _EXP.format(n=x.size, t=t)
+    assert _rewritten(source, expand_exp) == 1
+    (got,) = mpirun.run(source, "f", [x], ranks=1, timeout=180)
+    with np.errstate(all="ignore"):
+        want = np.exp(x.astype(np.float64)).astype(dtype)
+    np.testing.assert_array_equal(np.isnan(got), np.isnan(want))
+    np.testing.assert_array_equal(got[np.isinf(want)], want[np.isinf(want)])
+    finite = np.isfinite(want)
+    ulp = np.spacing(np.maximum(np.abs(want[finite]), info.tiny)).astype(np.float64)
+    error = np.abs(got[finite].astype(np.float64) - want[finite].astype(np.float64)) / ulp
+    assert error.max() <= 1, f"{t}: {error.max():.1f} ulps at x = {x[finite][error.argmax()]}"
+    # Where e^x is below half the smallest subnormal: exactly 0.
+    assert np.all(got[x < bottom] == 0)
+    assert np.all(got[(want > 0) & (want < info.tiny)] > 0)
+
+
+def test_exp_of_a_masked_softmax_matches_numpy() -> None:
+    """A causal mask's -1e9 (every score it hides) and the rest of a row, as
+    the softmax of an attention computes them."""
+    scores = np.random.default_rng(1).normal(size=(64, 64)).astype(np.float32)
+    scores[np.triu_indices(64, 1)] = -1e9
+    x = (scores - scores.max(axis=1, keepdims=True)).ravel()
+    (got,) = mpirun.run(_EXP.format(n=x.size, t="f32"), "f", [x], ranks=1, timeout=180)
+    want = np.exp(x.astype(np.float64)).astype(np.float32)
+    assert np.all(got[x < -1e8] == 0)
+    np.testing.assert_allclose(got, want, rtol=2**-23, atol=0)
