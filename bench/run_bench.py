@@ -28,7 +28,8 @@ features, hidden 2048), `gpt2` (the zoo's GPT-2, examples/frontends/
 jax_gpt2.py: fused q/k/v, 4 heads, 2 blocks, tanh GELU, tied head; batch
 4, 128 tokens, width 512, vocabulary 2048; the fused q/k/v split over
 'model' gives a device q and part of k, which both sides re-lay). All
-f32 (the tokens int32). `cnn` (the zoo's CNN, examples/frontends/
+f32 (the tokens int32) but `mlp-bf16` (`mlp` in bf16: both sides compute
+its dots in f32 and round once). `cnn` (the zoo's CNN, examples/frontends/
 jax_cnn.py: batch 16 of 32x32x3 images, 64 then 128 channels), `cumsum`,
 `embedding`, `fori_loop` (the zoo's, at the sizes their functions give).
 A model with several outputs: the largest difference over all of them.
@@ -46,6 +47,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+import ml_dtypes
 import numpy as np
 
 _FLAG = "--xla_force_host_platform_device_count=4"
@@ -76,7 +78,7 @@ class Model:
     specs: list[PartitionSpec]
 
 
-def mlp_model(name: str, batch: int, features: int, layers: int = 4) -> Model:
+def mlp_model(name: str, batch: int, features: int, layers: int = 4, dtype: type = np.float32) -> Model:
     """Megatron-style: even layers' weights split on columns, odd on rows."""
 
     def mlp(x: jax.Array, *ws: jax.Array) -> jax.Array:
@@ -85,8 +87,8 @@ def mlp_model(name: str, batch: int, features: int, layers: int = 4) -> Model:
         return x
 
     rng = np.random.default_rng(0)
-    inputs = [rng.standard_normal((batch, features)).astype(np.float32)]
-    inputs += [(rng.standard_normal((features, features)) / np.sqrt(features)).astype(np.float32)
+    inputs = [rng.standard_normal((batch, features)).astype(dtype)]
+    inputs += [(rng.standard_normal((features, features)) / np.sqrt(features)).astype(dtype)
                for _ in range(layers)]
     specs = [PartitionSpec()] + [PartitionSpec(None, "model") if i % 2 == 0 else PartitionSpec("model", None)
                                  for i in range(layers)]
@@ -191,6 +193,7 @@ def fori_loop_model(batch: int = 512, features: int = 1024, steps: int = 8) -> M
 MODELS: dict[str, Callable[[], Model]] = {
     "mlp": lambda: mlp_model("mlp", 256, 512),
     "mlp-large": lambda: mlp_model("mlp-large", 1024, 1024),
+    "mlp-bf16": lambda: mlp_model("mlp-bf16", 256, 512, dtype=ml_dtypes.bfloat16),
     "block": block_model,
     "gpt2": gpt2_model,
     "cnn": cnn_model,

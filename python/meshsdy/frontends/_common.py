@@ -3,6 +3,8 @@ foreign is left in a converted program."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from mlir import ir
 
 #: Dialects whose ops meshsdy propagates, partitions, simulates and runs.
@@ -47,18 +49,23 @@ def defining_op(value: ir.Value) -> ir.Operation | None:
     return None if isinstance(owner, ir.Block) else owner
 
 
-def ops_named(module: ir.Module, name: str) -> list[ir.Operation]:
-    """The ops of `module` named `name`, in program order (collected first,
-    so that the caller may rewrite them)."""
+def ops_where(module: ir.Module, keep: Callable[[ir.Operation], bool]) -> list[ir.Operation]:
+    """The ops of `module` for which `keep` holds, in program order
+    (collected first, so that the caller may rewrite them)."""
     found: list[ir.Operation] = []
 
     def visit(op: ir.Operation) -> ir.WalkResult:
-        if op.name == name:
+        if keep(op):
             found.append(op)
         return ir.WalkResult.ADVANCE
 
     module.operation.walk(visit)
     return found
+
+
+def ops_named(module: ir.Module, name: str) -> list[ir.Operation]:
+    """The ops of `module` named `name`, in program order."""
+    return ops_where(module, lambda op: op.name == name)
 
 
 def check_no_foreign_ops(module: ir.Module | ir.Operation, source: str, *, casts: bool = True) -> None:

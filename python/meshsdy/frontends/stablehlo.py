@@ -41,6 +41,7 @@ from ._jaxlib_concat import concats_from_generics
 from ._jaxlib_scatter import scatters_from_stablehlo
 from ._jaxlib_sort import sorts_from_stablehlo
 from ._signless import signless_integers
+from ._wide_accumulation import accumulate_in_f32
 from ._xla_convert import saturate_float_to_int
 
 __all__ = ["INLINE_PIPELINE", "JAXLIB_PIPELINE", "MESHSDY_PIPELINE", "from_jax", "from_stablehlo"]
@@ -150,6 +151,7 @@ def _convert_in_ours(generic: str) -> str:
         PassManager.parse(RECONCILE_PIPELINE).run(module.operation)
         check_no_foreign_ops(module, _SOURCE)
         saturate_float_to_int(module)
+        accumulate_in_f32(module)
         concats_from_generics(module)
         return module.operation.get_asm(enable_debug_info=True)
 

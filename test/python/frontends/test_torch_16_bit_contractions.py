@@ -1,0 +1,53 @@
+"""bf16 and f16 layers from PyTorch (frontends/_wide_accumulation.py):
+torch-mlir writes a Linear's matmul in f32 already but a convolution with
+16-bit operands; both come out with f32 operands (so that the runner
+calls the BLAS) and agree with PyTorch to an ulp of the type (f32 sums in
+another order than PyTorch's: a few f16 results round the other way),
+simulated and natively."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from mlir import ir
+
+import meshsdy.run as mpirun
+from meshsdy.frontends._wide_accumulation import accumulate_in_f32
+from meshsdy.sim import simulate
+
+from test_jax_16_bit_contractions import ulps_off
+
+torch = pytest.importorskip("torch")
+pytest.importorskip("torch_mlir")
+
+from meshsdy.frontends.torch import flatten_outputs, from_torch, to_numpy  # noqa: E402
+
+
+class _Layers(torch.nn.Module):
+    def __init__(self) -> None:
+        super().__init__()
+        self.linear = torch.nn.Linear(256, 48)
+        self.conv = torch.nn.Conv2d(32, 8, 3, padding=1)
+
+    def forward(self, x, image):  # noqa: ANN001, ANN201
+        return torch.relu(self.linear(x)), self.conv(image)
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "f16"])
+def test_16_bit_linear_and_conv_are_pytorchs(dtype: torch.dtype) -> None:
+    torch.manual_seed(3)
+    model = _Layers().to(dtype)
+    args = (torch.rand(8, 256).to(dtype), torch.rand(2, 32, 7, 7).to(dtype))
+    with torch.no_grad():
+        want = flatten_outputs(model(*args))
+    with ir.Context():
+        module, weights = from_torch(model, args)
+        source = str(module)
+        assert accumulate_in_f32(module) == 0
+    assert "linalg.conv_2d_nchw_fchw" in source
+    inputs = [*weights, *(to_numpy(a) for a in args)]
+    for what, got in (("simulated", simulate(source, "main", inputs)),
+                      ("native", mpirun.run(source, "main", inputs, ranks=1, timeout=300))):
+        for k, (g, w) in enumerate(zip(got, want, strict=True)):
+            assert ulps_off(g, w) <= 1, f"{what}: result {k} {ulps_off(g, w)} ulps off PyTorch"
+            assert np.mean(np.asarray(g) == w) > 0.99, f"{what}: result {k}"
