@@ -148,7 +148,14 @@ def FuseElementwiseAroundContractionsPass
     apart as `linalg.contract` before this pass.
 
     Like upstream's, an op is fused into its consumer only when the consumer
-    is its only user.
+    is its only user; unlike upstream's, a linalg op is not fused into a
+    consumer with reduction loops that reads its result through a map that
+    leaves some of the consumer's loops out (a scatter over an operand's
+    rows, a contraction left as a generic): the fused computation would run
+    again for every value of those loops. An embedding gradient's updates,
+    fused into the scatter that adds them to the vocabulary's rows, were
+    computed once per row. All-parallel consumers still take producers they
+    broadcast, as upstream's do.
   }];
   let dependentDialects = [
     "::mlir::affine::AffineDialect",

@@ -3,7 +3,9 @@
 // Upstream's elementwise fusion patterns, driven with a control function
 // that refuses every fusion touching a linalg.contract: the per-rank code
 // calls the BLAS for those, and a contraction rewritten into a generic (by
-// folding a reshape into it) would run as loops.
+// folding a reshape into it) would run as loops. Nor does it fuse an op
+// into a reduction that would compute it again for each value of a loop
+// the op does not have.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,14 +24,35 @@ using namespace mlir;
 
 namespace {
 
+/// Whether fusing into the linalg op `owner` the producer of `operand`
+/// would compute the producer again for every value of loops it does not
+/// have: `owner` reduces and reads `operand` at only some of its loops (a
+/// scatter over an operand's rows, a contraction left as a generic). An
+/// all-parallel owner reading a producer at fewer loops (a broadcast) is
+/// still fused, as upstream does: it saves a buffer, and such producers
+/// are cheap (a mask, a per-row statistic).
+bool recomputes(linalg::LinalgOp owner, OpOperand *operand) {
+  return owner.getNumReductionLoops() > 0 &&
+         !owner.getMatchingIndexingMap(operand).isPermutation();
+}
+
 /// Fuses the producer of `operand` into its owner when the producer has no
-/// other user and neither of them is a contraction.
+/// other user, neither of them is a contraction, and the owner does not
+/// recompute a linalg producer in its reduction: an embedding gradient's
+/// update chain, fused into the scatter that adds it to the vocabulary's
+/// rows, ran once per row.
 bool mayFuse(OpOperand *operand) {
   Operation *producer = operand->get().getDefiningOp();
   if (!producer || !producer->hasOneUse())
     return false;
-  return !isa<linalg::ContractOp>(producer) &&
-         !isa<linalg::ContractOp>(operand->getOwner());
+  Operation *owner = operand->getOwner();
+  if (isa<linalg::ContractOp>(producer) || isa<linalg::ContractOp>(owner))
+    return false;
+  auto linalgOwner = dyn_cast<linalg::LinalgOp>(owner);
+  if (isa<linalg::LinalgOp>(producer) && linalgOwner &&
+      recomputes(linalgOwner, operand))
+    return false;
+  return true;
 }
 
 struct FuseElementwiseAroundContractionsPass

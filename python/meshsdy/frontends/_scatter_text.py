@@ -11,11 +11,18 @@ updates' positions u (reduction), initialised with the operand:
 with target(u)[d] = start(u)[d] + window(u)[d]: the start is an index
 component (read through its own indexing map) or 0, the window offset a
 loop of the updates or 0. Updates landing on one place combine in u's
-order. Quadratic: operand size times update size.
+order. A window loop that spans a whole operand dimension no index
+component starts (the row of an embedding's gradient, `.at[i].set(row)`,
+`index_add`'s slices) is that dimension's loop, innermost, not a
+reduction of its own: p and u agree there, nothing to compare. Quadratic
+otherwise: the other operand positions times the other update positions
+(an embedding's gradient: vocabulary x tokens x width, where comparing
+every row position with every update position was x width again).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -55,11 +62,26 @@ def scatter_function_text(name: str, form: ScatterForm, combine: list[str]) -> s
     """A private function @name(operand, indices, updates) -> result;
     `combine` are the body lines that define %combined from %acc and %u."""
     r, q = len(form.operand_shape), form.updates_rank
-    loops = r + q
+    # Update loop -> the operand dimension whose loop it is.
+    shared = {window[0]: d for d in range(r)
+              if form.start(d) is None and (window := form.window(d)) is not None
+              and window[1] == form.operand_shape[d] > 0}
+    # Loops as the old numbering has them (operand dimensions, then update
+    # dimensions) -> the generic's: the shared ones last.
+    order = ([d for d in range(r) if d not in shared.values()] + [r + k for k in range(q) if k not in shared]
+             + sorted(shared.values()))
+    loop = {old: new for new, old in enumerate(order)}
+    loop.update({r + k: loop[d] for k, d in shared.items()})
+    loops = len(order)
+
+    def renamed(results: Sequence[str]) -> list[str]:
+        return [re.sub(r"d(\d+)", lambda m: f"d{loop[int(m.group(1))]}", e) for e in results]
+
     components = len(form.index_maps)
-    maps = ([_map(loops, [f"d{r + k}" for k in range(q)])] + [_map(loops, m) for m in form.index_maps]
-            + [_map(loops, [f"d{k}" for k in range(r)])])
-    iterators = ", ".join(['"parallel"'] * r + ['"reduction"'] * q)
+    maps = ([_map(loops, renamed([f"d{r + k}" for k in range(q)]))]
+            + [_map(loops, renamed(m)) for m in form.index_maps]
+            + [_map(loops, renamed([f"d{k}" for k in range(r)]))])
+    iterators = ", ".join('"parallel"' if old < r else '"reduction"' for old in order)
     ins = ", ".join(["%updates"] + ["%indices"] * components)
     in_types = ", ".join([form.updates] + [form.indices] * components)
     args = ", ".join([f"%u: {form.element}"] + [f"%i{k}: {form.index_element}" for k in range(components)]
@@ -67,8 +89,10 @@ def scatter_function_text(name: str, form: ScatterForm, combine: list[str]) -> s
     body = ["    %true = arith.constant true", "    %c0 = arith.constant 0 : index"]
     chain = "%true"
     for d in range(r):
+        if d in shared.values():
+            continue
         component, window = form.start(d), form.window(d)
-        body.append(f"    %p{d} = linalg.index {d} : index")
+        body.append(f"    %p{d} = linalg.index {loop[d]} : index")
         if component is None:
             body.append(f"    %s{d} = arith.constant 0 : index")
         elif form.wrap_negative:
@@ -80,7 +104,7 @@ def scatter_function_text(name: str, form: ScatterForm, combine: list[str]) -> s
         else:
             body.append(f"    %s{d} = arith.index_cast %i{component} : {form.index_element} to index")
         if window is not None:
-            body += [f"    %w{d} = linalg.index {r + window[0]} : index",
+            body += [f"    %w{d} = linalg.index {loop[r + window[0]]} : index",
                      f"    %t{d} = arith.addi %s{d}, %w{d} : index"]
         else:
             body.append(f"    %t{d} = arith.addi %s{d}, %c0 : index")

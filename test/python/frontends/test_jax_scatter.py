@@ -88,6 +88,33 @@ def test_scatters_with_the_operand_and_updates_split_over_2_ranks() -> None:
     _check(mpirun.run(source, "main", [X, I, U], ranks=2, timeout=300), jax.jit(update)(X, I, U))
 
 
+def test_an_embedding_gradient_shares_the_width_loop() -> None:
+    """The rows a gather's gradient adds up span the table's width: that
+    loop is the table's own (parallel, innermost), not a reduction next to
+    it, so the scatter runs vocabulary x tokens x width steps, not x width
+    again. The table's rows split over 2 ranks, and its width: JAX's
+    gradient exactly."""
+    rng = np.random.default_rng(4)
+    table = rng.standard_normal((64, 32)).astype(np.float32)
+    ids = rng.integers(0, 64, 48).astype(np.int32)
+
+    def gradient(table, ids):  # noqa: ANN001, ANN202
+        return jax.grad(lambda t: (t[ids] ** 2 * 0.75).sum())(table)
+
+    source = _source(gradient, table, ids)
+    scatters = [line for line in source.splitlines() if "ins(" in line and "outs(" in line
+                and "tensor<64x32xf32>) {" in line.split("outs(")[1]]
+    assert any('iterator_types = ["parallel", "reduction", "parallel"]' in line for line in scatters), scatters
+    want = jax.jit(gradient)(table, ids)
+    _check(simulate(source, "main", [table, ids]), want)
+    mesh = re.sub(r"(module @[^\n]*\{\n)", r'\1  sdy.mesh @mesh = <["m"=2]>\n', source, count=1)
+    for spec in ('[{"m"}, {}]', '[{}, {"m"}]'):
+        split = mesh.replace("%arg0: tensor<64x32xf32>",
+                             f"%arg0: tensor<64x32xf32> {{sdy.sharding = #sdy.sharding<@mesh, {spec}>}}", 1)
+        assert "sdy.sharding<@mesh" in split
+        _check(mpirun.run(split, "main", [table, ids], ranks=2, timeout=300), want)
+
+
 def test_batching_dimensions_are_refused_by_name() -> None:
     text = """
 func.func @f(%x: tensor<2x4xf32>, %i: tensor<2x1xi32>, %u: tensor<2xf32>) -> tensor<2x4xf32> {
