@@ -1,24 +1,32 @@
-"""Contractions and convolutions of bf16 and f16 accumulate in f32, as XLA
-and PyTorch compute them on the CPU.
+"""Contractions, convolutions and reductions of bf16 and f16 accumulate
+in f32, as XLA and PyTorch compute them on the CPU.
 
 jaxlib's `stablehlo-legalize-to-linalg` and torch-mlir write a bf16
-`dot_general` or convolution as a linalg contraction whose products and
-sums are bf16: each of its k additions rounds to 8 bits. XLA's CPU backend
-computes the same dot in f32 and rounds the result once (`x @ w` of bf16
-arrays in JAX equals `(x.astype(f32) @ w.astype(f32)).astype(bf16)` bit for
-bit), and so does PyTorch; on a 4-layer bf16 MLP the linalg form was 0.09
-off JAX's result where JAX is 0.006 off an f32 computation. Each such op
-becomes the same op on f32: its 16-bit operands and init extended
-(`arith.extf`, exact), the result rounded back (`arith.truncf`) where it was
-16-bit. A contraction of 16-bit operands into an f32 result (JAX's
-`preferred_element_type=jnp.float32`) already adds in f32; its operands are
-extended all the same, which changes no value and lets the runner call the
-BLAS's f32 GEMM instead of running loops (meshsdy.run.contract).
+`dot_general`, convolution or sum as a linalg reduction whose partial
+results are bf16: each of its k steps rounds to 8 bits, and a sum of 4096
+values in [0, 4) stalls at 1024, where adding less than 4 no longer changes
+a bf16 (`lax.reduce` with `add` in JAX gave 1024 instead of about 8160,
+`x.sum(dim=1)` in PyTorch was 127 ulps off). XLA's CPU backend computes the
+same dot in f32 and rounds the result once (`x @ w` of bf16 arrays in JAX
+equals `(x.astype(f32) @ w.astype(f32)).astype(bf16)` bit for bit), sums
+and scans to within an ulp or two of f32, and PyTorch accumulates every
+reduction of a 16-bit type in f32 (its `acc_type`). Each such op becomes the
+same op on f32: its 16-bit operands and init extended (`arith.extf`,
+exact), the 16-bit values its body reads from outside too, the result
+rounded back (`arith.truncf`) where it was 16-bit. A contraction of 16-bit
+operands into an f32 result (JAX's `preferred_element_type=jnp.float32`)
+already adds in f32; its operands are extended all the same, which changes
+no value and lets the runner call the BLAS's f32 GEMM instead of running
+loops (meshsdy.run.contract).
 
 Taken: the named contractions and convolutions, and `linalg.generic`s with
-a reduction whose body only multiplies, adds and casts between float types
-(jaxlib's general `dot_general` and NCHW convolutions). Each new op keeps
-the old one's location.
+a reduction loop, one result and float operands only, whose body holds
+arith and math ops (jaxlib's general `dot_general`, NCHW convolutions, sums,
+norms, torch-mlir's cumulative sums; a max or min changes no value). A
+reduction that reads integers is left as it is: the scatters and sorts the
+front doors write (`_scatter_text.py`, `_sort_text.py`) combine in the
+element type, as XLA's and PyTorch's scatters do. Each new op keeps the
+old one's location.
 """
 
 from __future__ import annotations
@@ -35,8 +43,9 @@ _NAMED = frozenset({"linalg.matmul", "linalg.batch_matmul", "linalg.batch_reduce
                     "linalg.vecmat", "linalg.batch_matvec", "linalg.batch_vecmat", "linalg.dot",
                     "linalg.contract", "linalg.mmt4d", "linalg.batch_mmt4d"})
 _NAMED_PREFIXES = ("linalg.conv_", "linalg.depthwise_conv_")
-#: The ops a generic's body may hold to be taken.
-_BODY_OPS = frozenset({"arith.mulf", "arith.addf", "arith.extf", "arith.truncf", "linalg.yield"})
+#: Dialects of the ops a generic's body may hold to be taken (and
+#: `linalg.index`, `linalg.yield`).
+_BODY_DIALECTS = ("arith.", "math.")
 _NARROW = frozenset({"bf16", "f16"})
 _WIDE = frozenset({"bf16", "f16", "f32"})
 
@@ -45,16 +54,20 @@ def _element(value: ir.Value) -> str:
     return str(value.type.element_type)
 
 
+def _body_is_scalar_math(block: ir.Block) -> bool:
+    return all(inner.operation.name.startswith(_BODY_DIALECTS)
+               or inner.operation.name in ("linalg.index", "linalg.yield") for inner in block.operations)
+
+
 def _is_taken(op: ir.Operation) -> bool:
-    """A contraction or convolution of floats with a 16-bit operand or
-    result and nothing wider than f32."""
+    """A contraction, convolution or reduction of floats with a 16-bit
+    operand or result and nothing wider than f32."""
     name = op.name
     if name == "linalg.generic":
-        body = op.regions[0].blocks[0]
         iterators = op.attributes["iterator_types"]
         if not any("reduction" in str(it) for it in iterators):
             return False
-        if any(inner.operation.name not in _BODY_OPS for inner in body.operations):
+        if not _body_is_scalar_math(op.regions[0].blocks[0]):
             return False
     elif name not in _NAMED and not name.startswith(_NAMED_PREFIXES):
         return False
@@ -76,23 +89,48 @@ def _widened(value: ir.Value) -> ir.Value:
     return ir.Operation.create("arith.extf", results=[_wide_type(value)], operands=[value]).result
 
 
-def _copy_body(old: ir.Block, new: ir.Block) -> None:
-    """Clones the generic body `old` into `new` (whose arguments are f32),
-    every value in f32: casts between float types vanish."""
-    f32 = ir.F32Type.get()
+def _wide_scalar(type_: ir.Type) -> ir.Type:
+    """f32 for a 16-bit float, else `type_`."""
+    return ir.F32Type.get() if str(type_) in _NARROW else type_
+
+
+def _copy_body(old: ir.Block, new: ir.Block, outside: dict[ir.Value, ir.Value]) -> None:
+    """Clones the generic body `old` into `new` (whose arguments are f32
+    where the old ones were 16-bit), every 16-bit float in f32: a cast
+    between f32 and a 16-bit type vanishes, a 16-bit constant is the same
+    number in f32. `outside` maps the values the body reads from outside
+    it (16-bit ones already extended)."""
     mapped: dict[ir.Value, ir.Value] = dict(zip(old.arguments, new.arguments, strict=True))
+    mapped.update(outside)
     with ir.InsertionPoint(new):
         for inner in old.operations:
             operands = [mapped[v] for v in inner.operands]
             name = inner.operation.name
+            results = [_wide_scalar(r.type) for r in inner.results]
+            attributes = {key: inner.attributes[key] for key in inner.attributes}
             if name in ("arith.extf", "arith.truncf"):
-                mapped[inner.results[0]] = operands[0]
-            elif name == "linalg.yield":
-                ir.Operation.create("linalg.yield", operands=operands)
-            else:
-                attributes = {name: inner.attributes[name] for name in inner.attributes}
-                mapped[inner.results[0]] = ir.Operation.create(name, results=[f32], operands=operands,
-                                                               attributes=attributes).result
+                source, target = operands[0].type, results[0]
+                if source == target:
+                    mapped[inner.results[0]] = operands[0]
+                    continue
+                name = "arith.extf" if ir.FloatType(target).width > ir.FloatType(source).width else "arith.truncf"
+            if name == "arith.constant" and results[0] != inner.results[0].type:
+                attributes["value"] = ir.FloatAttr.get(results[0], ir.FloatAttr(attributes["value"]).value)
+            copy = ir.Operation.create(name, results=results, operands=operands, attributes=attributes)
+            for old_result, new_result in zip(inner.results, copy.results, strict=True):
+                mapped[old_result] = new_result
+
+
+def _read_from_outside(body: ir.Block) -> list[ir.Value]:
+    """The values `body` (a region's only block) reads from outside it."""
+    inside: set[ir.Value] = set(body.arguments)
+    found: list[ir.Value] = []
+    for inner in body.operations:
+        for v in inner.operands:
+            if v not in inside and v not in found:
+                found.append(v)
+        inside.update(inner.results)
+    return found
 
 
 def _rewrite(op: ir.Operation) -> None:
@@ -102,13 +140,15 @@ def _rewrite(op: ir.Operation) -> None:
     with op.location, ir.InsertionPoint(op):
         wide_inputs = [_widened(v) for v in inputs]
         wide_init = _widened(init)
+        old = op.regions[0].blocks[0]
+        outside = {v: ir.Operation.create("arith.extf", results=[ir.F32Type.get()], operands=[v]).result
+                   if str(v.type) in _NARROW else v for v in _read_from_outside(old)}
         attributes = {name: op.attributes[name] for name in op.attributes}
         wide = ir.Operation.create(op.name, results=[wide_init.type], operands=[*wide_inputs, wide_init],
                                    attributes=attributes, regions=1)
         if op.name == "linalg.generic":
-            old = op.regions[0].blocks[0]
-            block = wide.regions[0].blocks.append(*[ir.F32Type.get()] * len(old.arguments))
-            _copy_body(old, block)
+            block = wide.regions[0].blocks.append(*[_wide_scalar(a.type) for a in old.arguments])
+            _copy_body(old, block, outside)
         else:
             linalg.fill_builtin_region(wide)
         value = wide.result

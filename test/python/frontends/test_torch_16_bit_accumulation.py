@@ -1,9 +1,11 @@
-"""bf16 and f16 layers from PyTorch (frontends/_wide_accumulation.py):
-torch-mlir writes a Linear's matmul in f32 already but a convolution with
-16-bit operands; both come out with f32 operands (so that the runner
-calls the BLAS) and agree with PyTorch to an ulp of the type (f32 sums in
-another order than PyTorch's: a few f16 results round the other way),
-simulated and natively."""
+"""bf16 and f16 layers and reductions from PyTorch
+(frontends/_wide_accumulation.py): torch-mlir writes a Linear's matmul in
+f32 already but a convolution with 16-bit operands; both come out with f32
+operands (so that the runner calls the BLAS) and agree with PyTorch to an
+ulp of the type (f32 sums in another order than PyTorch's: a few f16
+results round the other way), simulated and natively. Sums, means,
+cumulative sums and norms accumulate in f32 as PyTorch's do (its
+`acc_type`): they were up to 127 ulps off in bf16."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ import meshsdy.run as mpirun
 from meshsdy.frontends._wide_accumulation import accumulate_in_f32
 from meshsdy.sim import simulate
 
-from test_jax_16_bit_contractions import ulps_off
+from test_jax_16_bit_accumulation import ulps_off
 
 torch = pytest.importorskip("torch")
 pytest.importorskip("torch_mlir")
@@ -51,3 +53,23 @@ def test_16_bit_linear_and_conv_are_pytorchs(dtype: torch.dtype) -> None:
         for k, (g, w) in enumerate(zip(got, want, strict=True)):
             assert ulps_off(g, w) <= 1, f"{what}: result {k} {ulps_off(g, w)} ulps off PyTorch"
             assert np.mean(np.asarray(g) == w) > 0.99, f"{what}: result {k}"
+
+
+class _Reductions(torch.nn.Module):
+    def forward(self, x):  # noqa: ANN001, ANN201
+        return x.sum(dim=1), x.mean(dim=1), x.cumsum(dim=1)[:, ::128], x.norm(dim=1)
+
+
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16], ids=["bf16", "f16"])
+def test_16_bit_reductions_accumulate_as_pytorchs(dtype: torch.dtype) -> None:
+    x = (torch.rand(8, 1024, generator=torch.Generator().manual_seed(2)) * 4).to(dtype)
+    with torch.no_grad():
+        want = flatten_outputs(_Reductions()(x))
+    with ir.Context():
+        module, _ = from_torch(_Reductions(), (x,))
+        source = str(module)
+    inputs = [to_numpy(x)]
+    for what, got in (("simulated", simulate(source, "main", inputs)),
+                      ("native", mpirun.run(source, "main", inputs, ranks=1, timeout=300))):
+        for name, g, w in zip(("sum", "mean", "cumsum", "norm"), got, want, strict=True):
+            assert ulps_off(g, w) <= 1, f"{what}: {name} {ulps_off(g, w)} ulps off PyTorch"

@@ -1,10 +1,12 @@
-"""bf16 and f16 dots and convolutions from JAX accumulate in f32, as XLA's
-CPU backend computes them (frontends/_wide_accumulation.py): every form
-jaxlib writes (matmul, batch matmul, a general `dot_general` as a generic,
-dot, matvec, NHWC, NCHW and depthwise convolutions, an f32
+"""bf16 and f16 dots, convolutions and sums from JAX accumulate in f32, as
+XLA's CPU backend computes them (frontends/_wide_accumulation.py): every
+contraction jaxlib writes (matmul, batch matmul, a general `dot_general` as
+a generic, dot, matvec, NHWC, NCHW and depthwise convolutions, an f32
 `preferred_element_type`) agrees with JAX to an ulp of the 16-bit type,
-simulated, natively and with the contracted dimension split over 2 ranks.
-Summed in bf16, the 512-term dots were many ulps off."""
+simulated, natively and with the contracted dimension split over 2 ranks;
+a bf16 `lax.reduce` and `cumsum` to a few. Summed in bf16, the 512-term
+dots were many ulps off and a sum of 4096 values in [0, 4) stalled at
+1024 (JAX: about 8160)."""
 
 from __future__ import annotations
 
@@ -106,3 +108,25 @@ def test_a_bf16_mlp_with_its_sums_split_over_2_ranks() -> None:
         assert count == 1
     got = mpirun.run(source, "main", [x, w1, w2], ranks=2, timeout=300)
     assert ulps_off(got[0], want) <= 1
+
+
+def test_bf16_sums_and_scans_do_not_stall() -> None:
+    """4096 values in [0, 4) per row: added in bf16 the running sum stops
+    at 1024, where adding less than 4 rounds away."""
+    x = (np.random.default_rng(7).random((8, 4096)) * 4).astype(ml_dtypes.bfloat16)
+
+    def sums(x):  # noqa: ANN001, ANN202
+        return (jax.lax.reduce(x, np.array(0, ml_dtypes.bfloat16), jax.lax.add, (1,)),
+                jnp.cumsum(x, axis=1)[:, ::512])
+
+    want = jax.jit(sums)(x)
+    with ir.Context():
+        source = str(from_jax(sums, x))
+    exact = x.astype(np.float64).sum(axis=1)
+    for what, got in (("simulated", simulate(source, "main", [x])),
+                      ("native", mpirun.run(source, "main", [x], ranks=1, timeout=300))):
+        # The sum in f32, rounded once: within an ulp of the exact sum; JAX's
+        # (its own order) within 2 ulps of ours.
+        assert ulps_off(got[0], exact.astype(ml_dtypes.bfloat16)) <= 1, what
+        for g, w in zip(got, want, strict=True):
+            assert ulps_off(g, np.asarray(w)) <= 4, f"{what}: {ulps_off(g, np.asarray(w))} ulps off JAX"
