@@ -63,6 +63,7 @@ from .contract import contractions_to_calls, protect_contractions
 from .conv import convolutions_to_contractions
 from .expand import expand_isinf
 from ._ir import ops_named
+from .intcontract import integer_contractions_in_floats
 from .mathfns import expand_erf, expand_exp, expand_expm1_log1p, expand_tanh
 from .scan import windows_to_scans
 
@@ -157,6 +158,7 @@ def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
         windows_to_scans(module)
         argmax_in_two_passes(module)
         if blas:
+            integer_contractions_in_floats(module)
             convolutions_to_contractions(module)
             protect_contractions(module)
         distinct_results(module)

@@ -20,8 +20,9 @@ Two steps of meshsdy.run's lowering (meshsdy.run.codegen):
   indexes, 0 if none). The runtime turns it into one or more GEMMs
   (lib/Runtime/Contract.c).
 
-A contraction in another element type (integers, bf16, f16, i1) stays a
-generic and becomes loops, as before.
+An integer contraction whose sums a float holds exactly arrives here as
+that float's (meshsdy.run.intcontract). A contraction in another element
+type (i32 operands, bf16, f16, i1) stays a generic and becomes loops.
 """
 
 from __future__ import annotations
