@@ -16,9 +16,16 @@ sorts random bits) is cast in and out, and the comparator's casts between
 `ui32` and `i32` scalars are the scalar itself. A comparator with
 anything else (an op with regions, a non-scalar value) is a FrontendError
 naming the sort and its location.
+
+A sort whose results are only read through slices of their first k places
+along the sorted dimension (`lax.top_k`, which jaxlib legalizes to a sort
+and such slices) becomes k selection passes instead (`_topk_text.py`, up to
+MAX_TOP_K places): k n steps per row instead of n^2.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from mlir import ir
 
@@ -26,6 +33,7 @@ from ._common import FrontendError, ops_named
 from ._signless import signless_type
 from ._jaxlib_scalar_region import ScalarRegion, add_function, refuse
 from ._sort_text import FLOATS, sort_function_text
+from ._topk_text import MAX_TOP_K, topk_function_text
 
 __all__ = ["sorts_from_stablehlo"]
 
@@ -39,6 +47,45 @@ def _cast(value: ir.Value, type_: ir.Type, at: ir.Operation) -> ir.Value:
         return value
     return ir.Operation.create("builtin.unrealized_conversion_cast", results=[type_], operands=[value],
                                ip=ir.InsertionPoint(at)).results[0]
+
+
+def _first_places(sort: ir.Operation, dim: int) -> tuple[int, list[ir.Operation]] | None:
+    """(k, the slices) when every result of `sort` is read only by
+    `tensor.extract_slice`s of its first places along `dim` (static, unit
+    strides, whole along the other dimensions), k the most any reads and
+    fewer than the sorted length; else None."""
+    slices: list[ir.Operation] = []
+    k = 0
+    for result in sort.results:
+        shape = list(result.type.shape)
+        for use in result.uses:
+            user = use.owner
+            if user.name != "tensor.extract_slice" or len(list(user.operands)) != 1:
+                return None
+            offsets = list(ir.DenseI64ArrayAttr(user.attributes["static_offsets"]))
+            sizes = list(ir.DenseI64ArrayAttr(user.attributes["static_sizes"]))
+            strides = list(ir.DenseI64ArrayAttr(user.attributes["static_strides"]))
+            if any(offsets) or any(s != 1 for s in strides) or \
+                    any(size != full for d, (size, full) in enumerate(zip(sizes, shape)) if d != dim):
+                return None
+            k = max(k, sizes[dim])
+            slices.append(user)
+    if not slices or k >= sort.results[0].type.shape[dim]:
+        return None
+    return k, slices
+
+
+def _topk_pairs(n: int) -> Callable[[ir.Operation], list[ir.Value]]:
+    """The comparator's operands for a top-k pass's placeholder marked with
+    two of "j" (the candidate), "p" (the previous pick), "b" (the best)."""
+
+    def pairs(placeholder: ir.Operation) -> list[ir.Value]:
+        args = list(placeholder.parent.regions[0].blocks[0].arguments)
+        values = {"j": args[:n], "p": args[n + 1:2 * n + 1], "b": args[2 * n + 2:3 * n + 2]}
+        mark = ir.StringAttr(placeholder.attributes[_MARK]).value
+        return [v for pair in zip(values[mark[0]], values[mark[1]]) for v in pair]
+
+    return pairs
 
 
 def sorts_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int:
@@ -62,10 +109,14 @@ def sorts_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int:
         def placeholder(a: str, b: str, out: str) -> list[str]:
             return [f'    {out} = arith.constant {{{_MARK} = "{a}{b}"}} false']
 
-        text = sort_function_text(name, list(types[0].shape), ir.IntegerAttr(sort.attributes["dimension"]).value,
-                                  elements, placeholder)
-        function = add_function(module, text, sort.location)
+        dim = ir.IntegerAttr(sort.attributes["dimension"]).value
         n = len(elements)
+        first = _first_places(sort, dim)
+        if first is not None and first[0] <= MAX_TOP_K:
+            _top_k(module, sort, name, comparator, signless, elements, dim, *first, placeholder)
+            continue
+        text = sort_function_text(name, list(types[0].shape), dim, elements, placeholder)
+        function = add_function(module, text, sort.location)
 
         def pairs(placeholder: ir.Operation) -> list[ir.Value]:
             """(lhs0, rhs0, lhs1, rhs1, ...): "ji" on (j, i), "ij" on (i, j)."""
@@ -85,3 +136,26 @@ def sorts_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int:
             old.replace_all_uses_with(new)
         sort.erase()
     return len(sorts)
+
+
+def _top_k(module: ir.Module, sort: ir.Operation, name: str, comparator: ScalarRegion, signless: list[ir.Type],
+           elements: list[str], dim: int, k: int, slices: list[ir.Operation],
+           placeholder: Callable[[str, str, str], list[str]]) -> None:
+    """Replaces `sort`, read only through `slices` of its first `k` places,
+    by a call of a top-k function (`_topk_text.py`) that the slices read."""
+    shape = list(signless[0].shape)
+    text = topk_function_text(name, shape, dim, elements, k, placeholder)
+    function = add_function(module, text, sort.location)
+    comparator.fill(function, _MARK, _topk_pairs(len(elements)))
+    out_shape = [k if d == dim else s for d, s in enumerate(shape)]
+    with sort.location:
+        operands = [_cast(v, t, sort) for v, t in zip(sort.operands, signless)]
+        call = ir.Operation.create("func.call", results=[ir.RankedTensorType.get(out_shape, t.element_type)
+                                                         for t in signless],
+                                   operands=operands, attributes={"callee": ir.FlatSymbolRefAttr.get(name)},
+                                   ip=ir.InsertionPoint(sort))
+        tops = {old: _cast(new, ir.RankedTensorType.get(out_shape, old.type.element_type), sort)
+                for old, new in zip(sort.results, call.results)}
+    for piece in slices:
+        piece.operands[0] = tops[piece.operands[0]]
+    sort.erase()
