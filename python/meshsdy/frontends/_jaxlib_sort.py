@@ -33,7 +33,7 @@ from ._common import FrontendError, ops_named
 from ._signless import signless_type
 from ._jaxlib_scalar_region import ScalarRegion, add_function, refuse
 from ._sort_text import FLOATS, sort_function_text
-from ._topk_text import MAX_TOP_K, topk_function_text
+from ._topk_text import first_places, topk_function_text
 
 __all__ = ["sorts_from_stablehlo"]
 
@@ -47,32 +47,6 @@ def _cast(value: ir.Value, type_: ir.Type, at: ir.Operation) -> ir.Value:
         return value
     return ir.Operation.create("builtin.unrealized_conversion_cast", results=[type_], operands=[value],
                                ip=ir.InsertionPoint(at)).results[0]
-
-
-def _first_places(sort: ir.Operation, dim: int) -> tuple[int, list[ir.Operation]] | None:
-    """(k, the slices) when every result of `sort` is read only by
-    `tensor.extract_slice`s of its first places along `dim` (static, unit
-    strides, whole along the other dimensions), k the most any reads and
-    fewer than the sorted length; else None."""
-    slices: list[ir.Operation] = []
-    k = 0
-    for result in sort.results:
-        shape = list(result.type.shape)
-        for use in result.uses:
-            user = use.owner
-            if user.name != "tensor.extract_slice" or len(list(user.operands)) != 1:
-                return None
-            offsets = list(ir.DenseI64ArrayAttr(user.attributes["static_offsets"]))
-            sizes = list(ir.DenseI64ArrayAttr(user.attributes["static_sizes"]))
-            strides = list(ir.DenseI64ArrayAttr(user.attributes["static_strides"]))
-            if any(offsets) or any(s != 1 for s in strides) or \
-                    any(size != full for d, (size, full) in enumerate(zip(sizes, shape)) if d != dim):
-                return None
-            k = max(k, sizes[dim])
-            slices.append(user)
-    if not slices or k >= sort.results[0].type.shape[dim]:
-        return None
-    return k, slices
 
 
 def _topk_pairs(n: int) -> Callable[[ir.Operation], list[ir.Value]]:
@@ -111,8 +85,8 @@ def sorts_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int:
 
         dim = ir.IntegerAttr(sort.attributes["dimension"]).value
         n = len(elements)
-        first = _first_places(sort, dim)
-        if first is not None and first[0] <= MAX_TOP_K:
+        first = first_places(sort, dim, ir)
+        if first is not None:
             _top_k(module, sort, name, comparator, signless, elements, dim, *first, placeholder)
             continue
         text = sort_function_text(name, list(types[0].shape), dim, elements, placeholder)

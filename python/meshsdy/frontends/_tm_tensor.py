@@ -37,7 +37,8 @@ from typing import Any
 from ._common import FrontendError
 from ._tm_tensor_scatter import read_scatter
 from ._tm_tensor_sort import function_text as sort_function_text
-from ._tm_tensor_sort import read_sort
+from ._tm_tensor_sort import read_sort, top_k_function_text
+from ._topk_text import first_places
 
 __all__ = ["lower_tm_tensor", "torch_mlir_context"]
 
@@ -121,11 +122,11 @@ def lower_tm_tensor(module: Any) -> None:
     readers = {"tm_tensor.sort": _read_sort_rewrite, "tm_tensor.scatter": read_scatter}
     rewrites = [readers.get(op.name, _read_scan_rewrite)(op) for op in ops]
     with module.context:
-        for index, (op, text_of, order) in enumerate(rewrites):
+        for index, (op, text_of, order, *places) in enumerate(rewrites):
             name = f"__meshsdy_{op.name.replace('.', '_')}_{index}"
             # Operands read now: an op rewritten before may have produced one.
             operands = list(op.operands)
-            _call_in_place(module, op, text_of(name), name, [operands[k] for k in order])
+            _call_in_place(module, op, text_of(name), name, [operands[k] for k in order], *places)
         from torch_mlir.passmanager import PassManager as TorchPassManager
 
         TorchPassManager.parse("builtin.module(inline{default-pipeline=},symbol-dce)").run(module.operation)
@@ -142,11 +143,19 @@ def _read_scan_rewrite(op: Any) -> tuple[Any, Any, list[int]]:
     return op, lambda name: _function_text(scan, name), [0, 2]
 
 
-def _read_sort_rewrite(op: Any) -> tuple[Any, Any, list[int]]:
-    """The sort `op`, its function's text by name, and which of its
-    operands the call passes (all)."""
+def _read_sort_rewrite(op: Any) -> tuple[Any, Any, list[int]] | tuple[Any, Any, list[int], Any]:
+    """The sort `op`, its function's text by name, which of its operands
+    the call passes (all), and, when only its first k places are read
+    (`torch.topk`), the sorted dimension, k and the slices reading them."""
+    from torch_mlir import ir as tir
+
     sort = read_sort(op)
-    return op, lambda name: sort_function_text(sort, name), list(range(len(op.operands)))
+    operands = list(range(len(op.operands)))
+    places = first_places(op, sort.dimension, tir)
+    if places is not None:
+        k, slices = places
+        return op, lambda name: top_k_function_text(sort, k, name), operands, (sort.dimension, k, slices)
+    return op, lambda name: sort_function_text(sort, name), operands
 
 
 def _read_scan(op: Any) -> _Scan:
@@ -253,19 +262,32 @@ def _drop_dim(rank: int, d: int) -> str:
     return "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
 
 
-def _call_in_place(module: Any, op: Any, text: str, name: str, operands: list[Any]) -> None:
+def _call_in_place(module: Any, op: Any, text: str, name: str, operands: list[Any],
+                   places: tuple[int, int, list[Any]] | None = None) -> None:
     """Adds the function `text` (named `name`) to `module` and calls it on
-    `operands` in place of `op`."""
+    `operands` in place of `op`; with `places` (dimension, k, slices) the
+    function returns only the first k places along the dimension, which
+    the slices then read."""
     from torch_mlir import ir as tir
 
+    types = [tir.RankedTensorType(r.type) for r in op.results]
     with op.location:
+        if places is not None:
+            dim, k, _ = places
+            types = [tir.RankedTensorType.get([k if d == dim else s for d, s in enumerate(t.shape)],
+                                              t.element_type) for t in types]
         function = tir.Module.parse(text)
         func_op = next(iter(function.body.operations))
         func_op.operation.detach_from_parent()
         module.body.append(func_op)
         call = tir.Operation.create(
-            "func.call", results=[r.type for r in op.results], operands=operands,
+            "func.call", results=types, operands=operands,
             attributes={"callee": tir.FlatSymbolRefAttr.get(name)}, ip=tir.InsertionPoint(op))
-    for old, new in zip(op.results, call.results):
-        old.replace_all_uses_with(new)
+    if places is not None:
+        new = dict(zip(op.results, call.results))
+        for piece in places[2]:
+            piece.operands[0] = new[piece.operands[0]]
+    else:
+        for old, new_value in zip(op.results, call.results):
+            old.replace_all_uses_with(new_value)
     op.erase()

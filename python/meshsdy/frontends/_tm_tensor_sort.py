@@ -7,7 +7,8 @@ operand along `d` by the keys, whose order its comparator gives: one
 `arith.cmpi` of the two keys. The order written is PyTorch's: a NaN is
 larger than every number (first when descending, last when ascending),
 and equal keys keep their index order. Other comparators are a
-FrontendError.
+FrontendError. A sort read only through slices of its first k places
+(`torch.topk`) becomes k selection passes (`_topk_text.py`).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ from typing import Any
 from ._common import FrontendError
 from ._sort_text import FLOATS as _FLOATS
 from ._sort_text import sort_function_text
+from ._topk_text import topk_function_text
 
-__all__ = ["Sort", "function_text", "read_sort"]
+__all__ = ["Sort", "function_text", "read_sort", "top_k_function_text"]
 
 #: Comparator predicates: (float?, descending?, unsigned?).
 _ORDERS = {
@@ -103,3 +105,10 @@ def function_text(sort: Sort, name: str) -> str:
     sorted."""
     return sort_function_text(name, sort.shape, sort.dimension, sort.elements,
                         lambda a, b, out: _key_before(sort, a, b, out))
+
+
+def top_k_function_text(sort: Sort, k: int, name: str) -> str:
+    """A private function taking the sort's operands and returning their
+    first `k` places once sorted (`_topk_text.py`: `torch.topk`)."""
+    return topk_function_text(name, sort.shape, sort.dimension, sort.elements, k,
+                              lambda a, b, out: _key_before(sort, a, b, out))

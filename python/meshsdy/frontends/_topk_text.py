@@ -21,13 +21,40 @@ the lower index. A last parallel generic puts pass s's values at place s.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from ._sort_text import FLOATS
 
-__all__ = ["MAX_TOP_K", "topk_function_text"]
+__all__ = ["MAX_TOP_K", "first_places", "topk_function_text"]
 
 #: Above this many places the full sort is used (the text grows with k).
 MAX_TOP_K = 64
+
+
+def first_places(sort: Any, dim: int, ir_module: Any) -> tuple[int, list[Any]] | None:
+    """(k, the slices) when every result of `sort` is read only by
+    `tensor.extract_slice`s of its first places along `dim` (static, unit
+    strides, whole along the other dimensions), k the most any reads, at
+    most MAX_TOP_K and fewer than the sorted length; else None. `sort` is
+    an op of meshsdy's MLIR or torch-mlir's, `ir_module` that MLIR's `ir`."""
+    slices: list[Any] = []
+    k = 0
+    for result in sort.results:
+        shape = list(ir_module.RankedTensorType(result.type).shape)
+        for use in result.uses:
+            user = use.owner
+            if user.name != "tensor.extract_slice" or len(list(user.operands)) != 1:
+                return None
+            offsets, sizes, strides = (list(ir_module.DenseI64ArrayAttr(user.attributes[name]))
+                                       for name in ("static_offsets", "static_sizes", "static_strides"))
+            if any(offsets) or any(s != 1 for s in strides) or \
+                    any(size != full for d, (size, full) in enumerate(zip(sizes, shape)) if d != dim):
+                return None
+            k = max(k, sizes[dim])
+            slices.append(user)
+    if not slices or k > MAX_TOP_K or k >= ir_module.RankedTensorType(sort.results[0].type).shape[dim]:
+        return None
+    return k, slices
 
 
 def _zero(element: str) -> str:

@@ -5,6 +5,8 @@ rows split over 2 ranks; an MoE router's top-2 experts."""
 
 from __future__ import annotations
 
+import re
+
 import numpy as np
 import pytest
 from mlir import ir
@@ -138,3 +140,34 @@ def test_chained_tm_tensor_ops_and_bool_keys() -> None:
         module, _ = from_torch(_Chained(), (x, flags))
         source = str(module)
     _check(simulate(source, "main", [x.numpy(), flags.numpy()]), want)
+
+
+class _TopK(torch.nn.Module):
+    def forward(self, x, t):  # noqa: ANN001, ANN201
+        high, low = torch.topk(x, 6, dim=1), torch.topk(x, 4, dim=0, largest=False)
+        return high.values, high.indices, low.values, low.indices, torch.topk(t, 5, dim=1).values
+
+
+def test_topk_is_k_selection_passes() -> None:
+    """`torch.topk` (a sort read through slices of its first places) is k
+    passes (k n steps a row, not n^2): PyTorch's values and indices, NaN
+    and infinities included, simulated, natively and split over 2 ranks
+    along the sorted dimension."""
+    generator = torch.Generator().manual_seed(5)
+    x = torch.randn(6, 40, generator=generator)
+    # No ties: PyTorch leaves the index among equal keys to its kernel.
+    x[0, 3], x[1, 5], x[2, 8] = float("nan"), float("inf"), float("-inf")
+    t = torch.randperm(6 * 12, generator=generator).reshape(6, 12).to(torch.int32)
+    want = flatten_outputs(_TopK()(x, t))
+    with ir.Context():
+        module, _ = from_torch(_TopK(), (x, t))
+        source = str(module)
+    # One pass per place, an index and two operands each: 6 + 4 + 5.
+    assert len(re.findall(r"%\S+:3 = linalg.generic", source)) == 6 + 4 + 5
+    inputs = [x.numpy(), t.numpy()]
+    _check(simulate(source, "main", inputs), want)
+    _check(mpirun.run(source, "main", inputs, ranks=1, timeout=300), want)
+    with ir.Context():
+        module, _ = from_torch(_TopK(), (x, t), mesh={"model": 2}, input_specs=[P(None, "model"), None])
+        split = str(module)
+    _check(mpirun.run(split, "main", inputs, ranks=2, timeout=300), want)
