@@ -3,12 +3,14 @@
 
 jaxlib does not legalize `stablehlo.scatter`; it leaves the op with its
 combiner, whose ops it has turned into generics on 0-d tensors
-(`_jaxlib_scalar_region.py` reads it back as scalars). Without batching
-dimensions, scatter's meaning is: each element u of the updates lands at
+(`_jaxlib_scalar_region.py` reads it back as scalars). Scatter's meaning
+is: each element u of the updates lands at
 
     start + window(u),  start[scatter_dims_to_operand_dims[k]] = index(u)[k],
+                        start[input_batching_dims[k]] = u's position along
+                          the indices' scatter_indices_batching_dims[k],
                         window: u's update_window_dims, in order, on the
-                        operand dimensions not in inserted_window_dims,
+                        operand dimensions neither inserted nor batching,
 
 combined with what is there, unless its window leaves the operand (XLA
 skips it). That is one linalg.generic over the operand's positions p
@@ -22,8 +24,10 @@ constant at `index_vector_dim`):
 Updates landing on one place are combined in u's order, the last `set`
 winning, as XLA's CPU scatter does. Quadratic (operand size x update
 size): one-hot counts, segment sums, a few rows updated; not a large
-cache. Operands of another kind (batching dimensions, several operands,
-dynamic shapes) are a FrontendError naming the scatter.
+cache (`_scatter_text.py` shares a loop where update and operand
+positions agree: whole-width windows, batching dimensions). Operands of
+another kind (several operands, dynamic shapes) are a FrontendError naming
+the scatter.
 """
 
 from __future__ import annotations
@@ -65,7 +69,17 @@ def _form(operand: ir.RankedTensorType, indices: ir.RankedTensorType, updates: i
     scatter_dims = [k for k in range(q) if k not in window_dims]
     batch = [k for k in range(indices.rank) if k != ivd]
     components = 1 if ivd == indices.rank else indices.shape[ivd]
-    free = [d for d in range(r) if d not in numbers["inserted_window_dims"]]  # the window's dims, in order
+    operand_batching = numbers["input_batching_dims"]
+    indices_batching = numbers["scatter_indices_batching_dims"]
+    # The window's dims, in order.
+    free = [d for d in range(r) if d not in numbers["inserted_window_dims"] and d not in operand_batching]
+
+    def batched(d: int) -> int | None:
+        """The update loop of batching dimension d: the position along the
+        indices' batching dimension paired with d."""
+        if d not in operand_batching:
+            return None
+        return scatter_dims[batch.index(indices_batching[operand_batching.index(d)])]
 
     def index_map(k: int) -> list[str]:
         return [str(k) if dim == ivd else f"d{r + scatter_dims[batch.index(dim)]}" for dim in range(indices.rank)]
@@ -78,7 +92,8 @@ def _form(operand: ir.RankedTensorType, indices: ir.RankedTensorType, updates: i
 
     return ScatterForm(str(operand), list(operand.shape), str(operand.element_type), str(indices),
                        str(indices.element_type), str(updates), q, [index_map(k) for k in range(components)],
-                       lambda d: to_operand.index(d) if d in to_operand else None, window)
+                       lambda d: to_operand.index(d) if d in to_operand else None, window,
+                       batched=batched)
 
 
 def scatters_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int:
@@ -86,9 +101,9 @@ def scatters_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int
     into a call of a private function, inlined later; returns how many."""
     scatters = ops_named(module, "stablehlo.scatter")
     for index, scatter in enumerate(scatters):
-        combiner = ScalarRegion(scatter, source, "combiner")
         if len(scatter.operands) != 3 or len(scatter.results) != 1:
             raise refuse(scatter, "one operand, one update tensor expected", source)
+        combiner = ScalarRegion(scatter, source, "combiner")
         types = [v.type for v in scatter.operands]
         if any(not isinstance(t, ir.RankedTensorType) or not t.has_static_shape for t in types):
             raise refuse(scatter, "static shapes expected", source)
@@ -97,8 +112,6 @@ def scatters_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int
                for t in (operand, indices)):
             raise refuse(scatter, "unsigned or signed integer elements", source)
         numbers = _dimension_numbers(scatter)
-        if numbers["input_batching_dims"] or numbers["scatter_indices_batching_dims"]:
-            raise refuse(scatter, "batching dimensions", source)
         name = f"__meshsdy_scatter_{index}"
         # Replaced by the combiner on (%acc, %u).
         combine = [f"    %combined = arith.select %true, %u, %acc {{{_MARK}}} : {operand.element_type}"]

@@ -13,8 +13,10 @@ component (read through its own indexing map) or 0, the window offset a
 loop of the updates or 0. Updates landing on one place combine in u's
 order. A window loop that spans a whole operand dimension no index
 component starts (the row of an embedding's gradient, `.at[i].set(row)`,
-`index_add`'s slices) is that dimension's loop, innermost, not a
-reduction of its own: p and u agree there, nothing to compare. Quadratic
+`index_add`'s slices), and the update loop of a batching dimension (the
+gradient of `take_along_axis`: the update of row b lands in row b), is
+that dimension's loop, innermost, not a reduction of its own: p and u
+agree there, nothing to compare. Quadratic
 otherwise: the other operand positions times the other update positions
 (an embedding's gradient: vocabulary x tokens x width, where comparing
 every row position with every update position was x width again).
@@ -51,6 +53,9 @@ class ScatterForm:
     #: A negative start counts from the end (PyTorch's `index_put`); else
     #: it leaves the operand and the update is skipped (XLA).
     wrap_negative: bool = False
+    #: d -> the update loop whose position d is (a batching dimension:
+    #: StableHLO's `input_batching_dims`), or None.
+    batched: Callable[[int], int | None] = lambda d: None
 
 
 def _map(loops: int, results: Sequence[str]) -> str:
@@ -62,10 +67,12 @@ def scatter_function_text(name: str, form: ScatterForm, combine: list[str]) -> s
     """A private function @name(operand, indices, updates) -> result;
     `combine` are the body lines that define %combined from %acc and %u."""
     r, q = len(form.operand_shape), form.updates_rank
-    # Update loop -> the operand dimension whose loop it is.
+    # Update loop -> the operand dimension whose loop it is: a whole-width
+    # window, or a batching dimension (an update of batch b lands in b).
     shared = {window[0]: d for d in range(r)
               if form.start(d) is None and (window := form.window(d)) is not None
               and window[1] == form.operand_shape[d] > 0}
+    shared.update({loop: d for d in range(r) if (loop := form.batched(d)) is not None})
     # Loops as the old numbering has them (operand dimensions, then update
     # dimensions) -> the generic's: the shared ones last.
     order = ([d for d in range(r) if d not in shared.values()] + [r + k for k in range(q) if k not in shared]
