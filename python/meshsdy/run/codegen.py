@@ -66,6 +66,7 @@ from ._ir import ops_named
 from .intcontract import integer_contractions_in_floats
 from .mathfns import expand_erf, expand_exp, expand_expm1_log1p, expand_tanh
 from .scan import windows_to_scans
+from .scatter import scatters_to_loops
 
 __all__ = ["BUFFER_STAGE", "LLVM_STAGE", "LOWERING", "TENSOR_STAGE", "distinct_results", "drop_deallocs",
            "lower_to_llvm"]
@@ -155,6 +156,7 @@ def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
         asserts = route_asserts(module)
         drop_deallocs(module)
         PassManager.parse(TENSOR_STAGE).run(module.operation)
+        scatters_to_loops(module)
         windows_to_scans(module)
         argmax_in_two_passes(module)
         if blas:
