@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 from mlir import ir
 
+from .extrema import MAXIMUMF, MINIMUMF
 from .irutil import attr_int, constant_value, dtype_of
 from .program import LOCAL, Compiler, Kernel, register
 from .reductions import SimulationError
@@ -105,8 +106,8 @@ _BINARY: dict[str, Fn] = {
     "arith.mulf": np.multiply,
     "arith.divf": np.divide,
     "arith.remf": np.fmod,
-    "arith.maximumf": np.maximum,
-    "arith.minimumf": np.minimum,
+    "arith.maximumf": MAXIMUMF,
+    "arith.minimumf": MINIMUMF,
     "arith.maxnumf": np.fmax,
     "arith.minnumf": np.fmin,
     "math.powf": np.power,

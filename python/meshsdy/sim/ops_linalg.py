@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 from mlir import ir
 
+from .extrema import MAXIMUMF, MINIMUMF
 from .irutil import attr_int, attr_ints, dtype_of, has_attr, is_float
 from .ops_tensor import open_grid
 from .program import LOCAL, Body, Compiler, Kernel, register, register_fallback, run_body
@@ -119,8 +120,8 @@ _COMBINERS: dict[str, Any] = {
     "arith.addi": np.add,
     "arith.mulf": np.multiply,
     "arith.muli": np.multiply,
-    "arith.maximumf": np.maximum,
-    "arith.minimumf": np.minimum,
+    "arith.maximumf": MAXIMUMF,
+    "arith.minimumf": MINIMUMF,
     "arith.maxnumf": np.fmax,
     "arith.minnumf": np.fmin,
     "arith.maxsi": np.maximum,
