@@ -281,7 +281,7 @@ def _parse(text: str) -> ir.Module:
         nan_first_argmax(module)
         concat_static_pieces(module)
         pytorch_elementwise(module)
-        accumulate_in_f32(module)
+        accumulate_in_f32(module, scatters=True)
     return module
 
 

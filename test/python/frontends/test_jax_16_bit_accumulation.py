@@ -130,3 +130,34 @@ def test_bf16_sums_and_scans_do_not_stall() -> None:
         assert ulps_off(got[0], exact.astype(ml_dtypes.bfloat16)) <= 1, what
         for g, w in zip(got, want, strict=True):
             assert ulps_off(g, np.asarray(w)) <= 4, f"{what}: {ulps_off(g, np.asarray(w))} ulps off JAX"
+
+
+def test_scatters_and_bit_level_bodies_keep_the_element_type() -> None:
+    """XLA combines a scatter's bf16 updates in bf16 (256 plus forty 1.0s
+    stays 256); a reduction whose body rounds through the float's bits
+    (`reduce_precision` is a bitcast) is left as it is: widened, the
+    bitcast of an f32 to i16 did not verify."""
+    bf16 = ml_dtypes.bfloat16
+    numbers = jax.lax.ScatterDimensionNumbers(update_window_dims=(1,), inserted_window_dims=(),
+                                              scatter_dims_to_operand_dims=())
+
+    def programs(x, u, v):  # noqa: ANN001, ANN202
+        def add_rounded(a, b):  # noqa: ANN001, ANN202
+            return a + jax.lax.reduce_precision(b, exponent_bits=8, mantissa_bits=3)
+
+        return (jax.lax.scatter_add(x, jnp.zeros((40, 0), jnp.int32), u, numbers),
+                jax.lax.reduce(v, np.array(0, bf16), add_rounded, (1,)))
+
+    x, u = np.full(8, 256, bf16), np.ones((40, 8), bf16)
+    # Every partial sum exact in 3 mantissa bits: XLA applies the body to
+    # partial sums too (a tree), which rounds them.
+    v = np.random.default_rng(0).integers(-1, 2, (4, 8)).astype(bf16)
+    want = jax.jit(programs)(x, u, v)
+    with ir.Context():
+        module = from_jax(programs, x, u, v)
+        source = str(module)
+        assert accumulate_in_f32(module) == 0
+    for what, got in (("simulated", simulate(source, "main", [x, u, v])),
+                      ("native", mpirun.run(source, "main", [x, u, v], ranks=1, timeout=300))):
+        np.testing.assert_array_equal(np.asarray(got[0]), np.asarray(want[0]), err_msg=what)
+        np.testing.assert_array_equal(np.asarray(got[1]), np.asarray(want[1]), err_msg=what)

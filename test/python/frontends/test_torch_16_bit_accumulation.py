@@ -73,3 +73,35 @@ def test_16_bit_reductions_accumulate_as_pytorchs(dtype: torch.dtype) -> None:
                       ("native", mpirun.run(source, "main", inputs, ranks=1, timeout=300))):
         for name, g, w in zip(("sum", "mean", "cumsum", "norm"), got, want, strict=True):
             assert ulps_off(g, w) <= 1, f"{what}: {name} {ulps_off(g, w)} ulps off PyTorch"
+
+
+class _Converting(torch.nn.Module):
+    def forward(self, x, b, image, base, index, updates):  # noqa: ANN001, ANN201
+        return (x.sum(1, dtype=torch.float16), b.sum(1, dtype=torch.float16),
+                torch.nn.functional.avg_pool2d(image, 16), base.scatter_add(1, index, updates),
+                base.index_add(1, index[0], updates))
+
+
+def test_conversions_pooling_and_scatters_are_pytorchs() -> None:
+    """`sum(dtype=torch.float16)` converts each element first (7e4 is inf in
+    f16: PyTorch's NaN, which the widening had lost); an average pooling's
+    window sum and `scatter_add`/`index_add` of bf16 add in f32 as
+    PyTorch's kernels do (256 plus forty 1.0s is 296, not 256)."""
+    x = torch.tensor([[7e4, -7e4, 1.0, 2.0], [1e-8, 1e-8, 1e-8, 1e-8]])
+    b = torch.tensor([[1e5, -1e5, 1.0, 2.0], [3.0, 0.5, 0.25, 8.0]]).to(torch.bfloat16)
+    image = (torch.rand(1, 2, 32, 32, generator=torch.Generator().manual_seed(4)) * 4).to(torch.bfloat16)
+    base = torch.full((2, 4), 256.0, dtype=torch.bfloat16)
+    index = torch.zeros(2, 40, dtype=torch.long)
+    updates = torch.ones(2, 40, dtype=torch.bfloat16)
+    args = (x, b, image, base, index, updates)
+    with torch.no_grad():
+        want = flatten_outputs(_Converting()(*args))
+    assert np.isnan(np.asarray(want[0])[0]) and np.asarray(want[3])[0, 0] == 296
+    with ir.Context():
+        module, _ = from_torch(_Converting(), args)
+        source = str(module)
+    inputs = [to_numpy(a) for a in args]
+    for what, got in (("simulated", simulate(source, "main", inputs)),
+                      ("native", mpirun.run(source, "main", inputs, ranks=1, timeout=300))):
+        for k, (g, w) in enumerate(zip(got, want, strict=True)):
+            np.testing.assert_array_equal(np.asarray(g), np.asarray(w), err_msg=f"{what}: result {k}")
