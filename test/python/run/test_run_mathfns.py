@@ -137,10 +137,10 @@ func.func @f(%x: tensor<{n}x{t}>) -> tensor<{n}x{t}> {{
 
 
 @pytest.mark.parametrize("t, dtype", [("f32", np.float32), ("f64", np.float64), ("f16", np.float16)])
-def test_exp_is_within_an_ulp_of_numpy_subnormals_included(t: str, dtype: type) -> None:
+def test_exp_is_correctly_rounded_in_f32_subnormals_included(t: str, dtype: type) -> None:
     """Every argument from below where e^x rounds to 0 to above where it
-    overflows: within 1 ulp of e^x rounded to the type (numpy in f64; f64
-    against numpy's own), counting subnormal results in the subnormals' ulp,
+    overflows: e^x rounded to the type for f32, within 1 ulp of it for f64
+    (against numpy's own) and f16, counting subnormal results in the subnormals' ulp,
     the smallest subnormal and 0 where they are due, inf and 0 at the
     infinities, NaN kept."""
     info = np.finfo(dtype)
@@ -159,7 +159,8 @@ def test_exp_is_within_an_ulp_of_numpy_subnormals_included(t: str, dtype: type) 
     finite = np.isfinite(want)
     ulp = np.spacing(np.maximum(np.abs(want[finite]), info.tiny)).astype(np.float64)
     error = np.abs(got[finite].astype(np.float64) - want[finite].astype(np.float64)) / ulp
-    assert error.max() <= 1, f"{t}: {error.max():.1f} ulps at x = {x[finite][error.argmax()]}"
+    # f32 is computed in f64 and rounded once: the correctly rounded result.
+    assert error.max() <= (0 if t == "f32" else 1), f"{t}: {error.max():.1f} ulps at x = {x[finite][error.argmax()]}"
     # Where e^x is below half the smallest subnormal: exactly 0.
     assert np.all(got[x < bottom] == 0)
     assert np.all(got[(want > 0) & (want < info.tiny)] > 0)
