@@ -203,8 +203,30 @@ def constant_value(attr: ir.Attribute, t: ir.Type) -> Any:
             return np.full(shape, _scalar_attr(splat, dtype), dtype=dtype)
         if dtype == np.bool_:
             return np.array([bool(x) for x in ir.DenseIntElementsAttr(attr)], dtype=dtype).reshape(shape)
+        if dtype.name == "bfloat16":
+            return _bf16_elements(attr, shape)
         return np.array(attr, copy=True).astype(dtype, copy=False).reshape(shape)
     return dtype.type(_scalar_attr(attr, dtype))
+
+
+def _bf16_elements(attr: ir.Attribute, shape: tuple[int, ...]) -> np.ndarray:
+    """The elements of a non-splat bf16 `dense` attribute, which the
+    bindings cannot hand over as a buffer ("Unsupported floating-point
+    type"): read from its text, the hex blob (`dense<"0x...">`, little
+    endian) or the numbers, where NaN and infinities print as bits
+    (`0x7FC0`)."""
+    import ml_dtypes
+
+    text = str(attr)
+    body = text[text.index("<") + 1:text.rindex("> : ")]  # dense<BODY> : tensor<...>
+    blob = re.fullmatch(r'\s*"0x([0-9A-Fa-f]*)"\s*', body)
+    if blob:
+        bits = np.frombuffer(bytes.fromhex(blob.group(1)), dtype="<u2")
+    else:
+        tokens = re.findall(r"0x[0-9A-Fa-f]+|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|true|false", body)
+        bits = np.array([int(t, 16) if t.startswith("0x") else
+                         np.array(float(t), ml_dtypes.bfloat16).view(np.uint16) for t in tokens], np.uint16)
+    return bits.view(ml_dtypes.bfloat16).reshape(shape).copy()
 
 
 def _scalar_attr(attr: ir.Attribute, dtype: np.dtype) -> Any:
