@@ -42,16 +42,17 @@ the rounding of u back (within 6 ulps of numpy). expm1(-inf) = -1 (u - 1 = -1 is
 expm1(+inf) and log1p(+inf) = +inf, log1p(-1) = -inf, NaN stays NaN.
 
 `math.exp` (f16, bf16 and f32 computed in f64 and rounded once; f64 in
-f64), last, so that the exps the forms above write are taken too: x = k ln
-2 + r, |r| <= ln 2 / 2 (k rounded to even, r by two fmas with ln 2 split in
-two), e^r its Taylor polynomial (degree 11 for f32, 13 for f64, a
-truncation far below the result's ulp), times 2^k built from bits (for f64
-as two normal halves 2^(k >> 1) and 2^(k - (k >> 1)), so that only the
-last product rounds, into a subnormal where e^x is one). x is clamped
-first to where e^x rounds to 0 (-104 for f32, -746 for f64) and overflows
-(89, 710): +-inf give inf and 0, NaN stays NaN. f32 results are the
-correctly rounded ones (but for rare double roundings), f64 within an ulp,
-subnormals included. The C library's vector exp, which the loop
+f64): x = k ln 2 + r, |r| <= ln 2 / 2 (k rounded to even, r by two fmas
+with ln 2 split in two), e^r its Taylor polynomial (degree 11 for f32, 13
+for f64, a truncation far below the result's ulp), times 2^k built from
+bits (for f64 as two normal halves 2^(k >> 1) and 2^(k - (k >> 1)), so
+that only the last product rounds, into a subnormal where e^x is one). x
+is clamped first to where e^x rounds to 0 (-104 for f32, -746 for f64) and
+overflows (89, 710): +-inf give inf and 0, NaN stays NaN. f32 results are
+the correctly rounded ones (but within 2^-24 ulp of a halfway case), f64
+within an ulp, subnormals included. The exps inside the forms above are
+the same computation in f32 (degree 7, two halves: within an ulp), which
+their own error bounds allow and costs less. The C library's vector exp, which the loop
 vectorizer called before, goes back to its scalar exp, one lane at a time
 and setting errno, for every argument whose result underflows or
 overflows: the -1e9 that a causal mask writes into half the scores of an
@@ -115,8 +116,8 @@ class _Builder:
         t = self.op("arith.divf", one, self.op("arith.addf", one, self.op("arith.mulf", self.const(0.5), z)))
         hi = self.op("arith.mulf", z, z)
         lo = self.op("math.fma", z, z, self.op("arith.negf", hi))
-        head = self.op("math.exp", self.op("arith.negf", hi))
-        tail = self.op("math.exp", self.op("arith.subf", self.horner(t, _ERFC), lo))
+        head = _inner_exp(self, self.op("arith.negf", hi))
+        tail = _inner_exp(self, self.op("arith.subf", self.horner(t, _ERFC), lo))
         return self.op("arith.mulf", self.op("arith.mulf", t, head), tail)
 
 
@@ -198,7 +199,7 @@ def _tanh(b: _Builder, x: ir.Value, name: str) -> ir.Value:
     series = b.op("arith.addf", x, b.op("arith.mulf", b.op("arith.mulf", x, square), poly))
     # Elsewhere: 1 - 2 / (exp(2|x|) + 1), with x's sign.
     one, two = b.const(1.0), b.const(2.0)
-    grown = b.op("arith.addf", b.op("math.exp", b.op("arith.mulf", two, a)), one)
+    grown = b.op("arith.addf", _inner_exp(b, b.op("arith.mulf", two, a)), one)
     far = b.op("math.copysign", b.op("arith.subf", one, b.op("arith.divf", two, grown)), x)
     return b.op("arith.select", b.less(a, b.const(_TANH_SERIES_BELOW)), series, far)
 
@@ -227,7 +228,7 @@ def _expm1_log1p(b: _Builder, x: ir.Value, name: str) -> ir.Value:
                     attributes={"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), _OEQ)})
 
     if name == "math.expm1":
-        u = b.op("math.exp", x)
+        u = _inner_exp(b, x)
         less_one = b.op("arith.subf", u, one)
         # x / log(u) first (about 1): (u - 1) x overflows from x = 84 in f32.
         value = b.op("arith.mulf", less_one, b.op("arith.divf", x, b.op("math.log", u)))
@@ -264,11 +265,56 @@ def expand_erf(module: ir.Module) -> int:
                               lambda op: _in_wide_float(op, _erf))
 
 
-#: Per type of the argument: where e^x rounds to 0 and overflows (the
-#: clamp) and the Taylor degree. f32 is computed in f64 (see `_exp`).
-_EXP_FORMS = {"f32": (-104.0, 89.0, 11), "f64": (-746.0, 710.0, 13)}
-#: ln 2 = _LN2_HI + _LN2_LO: the double nearest it and the rest.
-_LN2_HI, _LN2_LO = math.log(2), 2.3190468138462996e-17
+#: Per form: where e^x rounds to 0 and overflows (the clamp), the Taylor
+#: degree, and whether 2^k is built in two halves (the result's own type:
+#: only the last product rounds, into a subnormal where e^x is one).
+_EXP_FORMS = {"f32 in f64": (-104.0, 89.0, 11, False), "f64": (-746.0, 710.0, 13, True),
+              "f32": (-104.0, 89.0, 7, True)}
+#: ln 2 = hi + lo in f64, and in f32.
+_LN2 = {"f64": (math.log(2), 2.3190468138462996e-17), "f32": (0.6931471824645996, -1.9046542121259336e-09)}
+#: Exponent field: (integer width, mantissa bits, bias).
+_FIELDS = {"f64": (64, 52, 1023), "f32": (32, 23, 127)}
+
+
+def _exp_core(c: _Builder, value: ir.Value, form: str) -> ir.Value:
+    """e^value computed in c's type (f32 or f64) by `form`, NaN aside."""
+    low, high, degree, split = _EXP_FORMS[form]
+    kind = str(c.float)
+    width, mantissa, bias = _FIELDS[kind]
+    integer = ir.IntegerType.get_signless(width)
+
+    def int_op(op_name: str, *operands: ir.Value) -> ir.Value:
+        return c.op(op_name, *operands, result=integer)
+
+    def int_const(number: int) -> ir.Value:
+        return c.op("arith.constant", result=integer, attributes={"value": ir.IntegerAttr.get(integer, number)})
+
+    def power_of_two(k: ir.Value) -> ir.Value:
+        return c.op("arith.bitcast", int_op("arith.shli", int_op("arith.addi", k, int_const(bias)),
+                                            int_const(mantissa)))
+
+    clamped = c.op("arith.minimumf", c.op("arith.maximumf", value, c.const(low)), c.const(high))
+    k = c.op("math.roundeven", c.op("arith.mulf", clamped, c.const(1 / math.log(2))))
+    hi, lo = _LN2[kind]
+    r = c.op("math.fma", c.op("arith.negf", k), c.const(hi), clamped)
+    r = c.op("math.fma", c.op("arith.negf", k), c.const(lo), r)
+    poly = c.const(1 / math.factorial(degree))
+    for n in range(degree - 1, -1, -1):
+        poly = c.op("math.fma", poly, r, c.const(1 / math.factorial(n)))
+    whole = int_op("arith.fptosi", k)
+    if not split:
+        return c.op("arith.mulf", poly, power_of_two(whole))
+    half = int_op("arith.shrsi", whole, int_const(1))
+    return c.op("arith.mulf", c.op("arith.mulf", poly, power_of_two(half)),
+                power_of_two(int_op("arith.subi", whole, half)))
+
+
+def _keep_nan(b: _Builder, x: ir.Value, value: ir.Value) -> ir.Value:
+    """`value`, or x where x is NaN (the clamp kept it, but its integer
+    conversion is poison)."""
+    i1, i64 = ir.IntegerType.get_signless(1), ir.IntegerType.get_signless(64)
+    is_nan = b.op("arith.cmpf", x, x, result=i1, attributes={"predicate": ir.IntegerAttr.get(i64, _UNO)})
+    return b.op("arith.select", is_nan, x, value)
 
 
 def _exp(b: _Builder, x: ir.Value, name: str) -> ir.Value:
@@ -277,45 +323,22 @@ def _exp(b: _Builder, x: ir.Value, name: str) -> ir.Value:
     f32 needs, the polynomial's relative error is below 2^-47, so the
     result is the correctly rounded one but within 2^-24 ulp of a halfway
     case (glibc's expf does the same; degree 9 missed x = 31.551517 by a
-    hair, and within an ulp was not enough: in a
-    chain exp(exp(exp(x))) an ulp of the inner results grows to 4.6e-5 of
-    the outer one, which a random program compared with numpy's)."""
-    f64 = str(b.float) == "f64"
-    wide = b if f64 else _Builder(ir.F64Type.get())
-    low, high, degree = _EXP_FORMS["f64" if f64 else "f32"]
-    i64 = ir.IntegerType.get_signless(64)
+    hair, and within an ulp was not enough: in a chain exp(exp(exp(x))) an
+    ulp of the inner results grows to 4.6e-5 of the outer one, which a
+    random program compared with numpy's)."""
+    if str(b.float) == "f64":
+        return _keep_nan(b, x, _exp_core(b, x, "f64"))
+    wide = _Builder(ir.F64Type.get())
+    return _keep_nan(b, x, b.op("arith.truncf", _exp_core(wide, wide.op("arith.extf", x), "f32 in f64")))
 
-    def int_op(op_name: str, *operands: ir.Value) -> ir.Value:
-        return wide.op(op_name, *operands, result=i64)
 
-    def int_const(value: int) -> ir.Value:
-        return wide.op("arith.constant", result=i64, attributes={"value": ir.IntegerAttr.get(i64, value)})
-
-    def power_of_two(k: ir.Value) -> ir.Value:
-        field = int_op("arith.shli", int_op("arith.addi", k, int_const(1023)), int_const(52))
-        return wide.op("arith.bitcast", field)
-
-    value = x if f64 else wide.op("arith.extf", x)
-    clamped = wide.op("arith.minimumf", wide.op("arith.maximumf", value, wide.const(low)), wide.const(high))
-    k = wide.op("math.roundeven", wide.op("arith.mulf", clamped, wide.const(1 / math.log(2))))
-    r = wide.op("math.fma", wide.op("arith.negf", k), wide.const(_LN2_HI), clamped)
-    r = wide.op("math.fma", wide.op("arith.negf", k), wide.const(_LN2_LO), r)
-    poly = wide.const(1 / math.factorial(degree))
-    for n in range(degree - 1, -1, -1):
-        poly = wide.op("math.fma", poly, r, wide.const(1 / math.factorial(n)))
-    whole = int_op("arith.fptosi", k)
-    if f64:
-        # Two normal halves: only the last product rounds, into a subnormal
-        # where e^x is one.
-        half = int_op("arith.shrsi", whole, int_const(1))
-        scaled = wide.op("arith.mulf", wide.op("arith.mulf", poly, power_of_two(half)),
-                         power_of_two(int_op("arith.subi", whole, half)))
-    else:
-        scaled = b.op("arith.truncf", wide.op("arith.mulf", poly, power_of_two(whole)))
-    # NaN: the clamp kept it, but its integer conversion is poison.
-    is_nan = b.op("arith.cmpf", x, x, result=ir.IntegerType.get_signless(1),
-                  attributes={"predicate": ir.IntegerAttr.get(i64, _UNO)})
-    return b.op("arith.select", is_nan, x, scaled)
+def _inner_exp(b: _Builder, x: ir.Value) -> ir.Value:
+    """e^x inside tanh, erf and expm1's forms: in f32 the f32 polynomial
+    (within an ulp; those forms have their own few ulps, and the f64 form
+    cost the transformer block 2% with GELU's two exps an element)."""
+    if str(b.float) == "f64":
+        return _keep_nan(b, x, _exp_core(b, x, "f64"))
+    return _keep_nan(b, x, _exp_core(b, x, "f32"))
 
 
 #: arith.cmpf predicate `uno`.
