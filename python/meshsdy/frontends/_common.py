@@ -3,9 +3,9 @@ foreign is left in a converted program."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from mlir import ir
+
+from .._irwalk import defining_op, ops_named, ops_where  # noqa: F401  (the front doors' walks)
 
 #: Dialects whose ops meshsdy propagates, partitions, simulates and runs.
 SUPPORTED_DIALECTS = frozenset({
@@ -41,31 +41,6 @@ def foreign_ops(module: ir.Module | ir.Operation, *, casts: bool = True) -> list
     # is the outermost (a sort, not its comparator's terminator).
     root.walk(visit, ir.WalkOrder.PRE_ORDER)
     return found
-
-
-def defining_op(value: ir.Value) -> ir.Operation | None:
-    """The op whose result `value` is; None for a block argument."""
-    owner = value.owner
-    return None if isinstance(owner, ir.Block) else owner
-
-
-def ops_where(module: ir.Module, keep: Callable[[ir.Operation], bool]) -> list[ir.Operation]:
-    """The ops of `module` for which `keep` holds, in program order
-    (collected first, so that the caller may rewrite them)."""
-    found: list[ir.Operation] = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if keep(op):
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    return found
-
-
-def ops_named(module: ir.Module, name: str) -> list[ir.Operation]:
-    """The ops of `module` named `name`, in program order."""
-    return ops_where(module, lambda op: op.name == name)
 
 
 def check_no_foreign_ops(module: ir.Module | ir.Operation, source: str, *, casts: bool = True) -> None:

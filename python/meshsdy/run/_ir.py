@@ -4,22 +4,9 @@ ops), reading linalg generics, and building their attributes."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 from mlir import ir
 
-
-def ops_where(module: ir.Module, keep: Callable[[ir.Operation], bool]) -> list[ir.Operation]:
-    """The ops of `module` for which `keep` holds, in program order."""
-    found: list[ir.Operation] = []
-
-    def visit(op: ir.Operation) -> ir.WalkResult:
-        if keep(op):
-            found.append(op)
-        return ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    return found
+from .._irwalk import defining_op, ops_named, ops_where  # noqa: F401  (the rewrites' walks)
 
 
 def static_binary_generic(op: ir.Operation) -> list[ir.Value] | None:
@@ -60,9 +47,26 @@ def map_dims(m: ir.AffineMap) -> list[int] | None:
     return [ir.AffineDimExpr(e).position for e in m.results]
 
 
-def ops_named(module: ir.Module, name: str) -> list[ir.Operation]:
-    """The ops of `module` named `name`, in program order."""
-    return ops_where(module, lambda op: op.name == name)
+def static_loop_sizes(op: ir.Operation, maps: list[ir.AffineMap]) -> list[int] | None:
+    """The size of each loop of linalg op `op` (whose indexing maps are
+    `maps`), read from the operands' static shapes where a map result is a
+    loop; None if one is dynamic or no operand gives a loop's size."""
+    sizes: dict[int, int] = {}
+    for value, m in zip(op.operands, maps, strict=True):
+        shape = ir.RankedTensorType(value.type).shape
+        for position, e in enumerate(m.results):
+            if isinstance(e, ir.AffineDimExpr):
+                if shape[position] < 0:
+                    return None
+                sizes[ir.AffineDimExpr(e).position] = shape[position]
+    n = maps[0].n_dims
+    return [sizes[d] for d in range(n)] if all(d in sizes for d in range(n)) else None
+
+
+def iterator_kinds(op: ir.Operation) -> list[str]:
+    """"parallel" or "reduction" for each loop of linalg op `op`."""
+    return ["reduction" if "reduction" in str(a) else "parallel"
+            for a in ir.ArrayAttr(op.attributes["iterator_types"])]
 
 
 def parallel_iterators(count: int) -> ir.ArrayAttr:

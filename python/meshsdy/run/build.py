@@ -9,8 +9,9 @@ every rank loads, cached on disk by its hash.
 
 The object is built for the CPU of the machine that builds it (so LLVM
 uses its vector width and FMA), once per program, not once per rank.
-Vectorized loops of exp, log, sin, cos call glibc's vector math library
-(libmvec, glibc >= 2.22 on x86_64), when the C library has it. The
+Vectorized loops of log, sin, cos call glibc's vector math library
+(libmvec, glibc >= 2.22 on x86_64), when the C library has it (exp is
+arithmetic, meshsdy.run.mathfns). The
 cache key is the SHA-256 of the LLVM dialect text, the optimisation level,
 the host CPU and the tools' versions; the cache directory is
 $MESHSDY_CACHE_DIR, else $XDG_CACHE_HOME/meshsdy, else ~/.cache/meshsdy.

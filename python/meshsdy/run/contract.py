@@ -31,10 +31,10 @@ import itertools
 
 from mlir import ir
 
-from ._ir import element_type, indexing_maps, ops_named, permutation_dims
+from ._ir import element_type, indexing_maps, iterator_kinds, ops_named, permutation_dims
 
-__all__ = ["CONTRACT_FUNCTIONS", "contractions_to_calls", "is_mul_add_body", "protect_contractions",
-           "replace_with_contract"]
+__all__ = ["CONTRACT_FUNCTIONS", "contraction_maps", "contractions_to_calls", "is_mul_add_body",
+           "protect_contractions", "replace_with_contract"]
 
 #: The runtime's functions, by element type.
 CONTRACT_FUNCTIONS = {"f32": "meshsdy_contract_f32", "f64": "meshsdy_contract_f64"}
@@ -47,6 +47,19 @@ def _maps(op: ir.Operation) -> list[ir.AffineMap] | None:
     """The op's indexing maps if each is a projected permutation."""
     maps = indexing_maps(op)
     if len(maps) != 3 or any(not m.is_projected_permutation for m in maps):
+        return None
+    return maps
+
+
+def contraction_maps(op: ir.Operation) -> list[ir.AffineMap] | None:
+    """The indexing maps of a two-input, one-output generic when each is a
+    projected permutation and the loops its output does not read are
+    exactly its reductions (the shape of a contraction); else None."""
+    maps = _maps(op)
+    if maps is None:
+        return None
+    out_dims = set(permutation_dims(maps[2]))
+    if not all((kind == "parallel") == (d in out_dims) for d, kind in enumerate(iterator_kinds(op))):
         return None
     return maps
 
@@ -82,12 +95,8 @@ def _is_blas_contraction(op: ir.Operation) -> bool:
         return False
     if any(not ir.ShapedType(v.type).rank <= 15 for v in operands):
         return False
-    maps = _maps(op)
-    if maps is None or maps[0].n_dims > MAX_LOOPS or not is_mul_add_body(op):
-        return False
-    iterators = [str(a) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
-    out_dims = set(permutation_dims(maps[2]))
-    return all(("parallel" in it) == (d in out_dims) for d, it in enumerate(iterators))
+    maps = contraction_maps(op)
+    return maps is not None and maps[0].n_dims <= MAX_LOOPS and is_mul_add_body(op)
 
 
 def protect_contractions(module: ir.Module) -> int:

@@ -24,7 +24,8 @@ import math
 
 from mlir import ir
 
-from ._ir import indexing_maps, maps_attr, ops_named, parallel_iterators, permutation_dims
+from ._ir import iterator_kinds, maps_attr, ops_named, parallel_iterators, static_loop_sizes
+from .contract import contraction_maps
 
 __all__ = ["integer_contractions_in_floats"]
 
@@ -66,19 +67,11 @@ def _product_bound(op: ir.Operation) -> int | None:
 
 def _reduction_size(op: ir.Operation, maps: list[ir.AffineMap]) -> int | None:
     """The number of terms in each sum (the product of the reduction
-    loops' sizes, read from the operands' static shapes); None if dynamic."""
-    sizes: dict[int, int] = {}
-    for value, m in zip(list(op.operands)[:2], maps[:2], strict=True):
-        shape = ir.RankedTensorType(value.type).shape
-        for position, loop in enumerate(permutation_dims(m)):
-            if shape[position] < 0:
-                return None
-            sizes[loop] = shape[position]
-    iterators = [str(a) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
-    reductions = [d for d, it in enumerate(iterators) if "reduction" in it]
-    if any(d not in sizes for d in reductions):
+    loops' sizes); None if one is dynamic."""
+    sizes = static_loop_sizes(op, maps)
+    if sizes is None:
         return None
-    return math.prod(sizes[d] for d in reductions)
+    return math.prod(size for size, kind in zip(sizes, iterator_kinds(op), strict=True) if kind == "reduction")
 
 
 def _float_for(op: ir.Operation) -> tuple[str, bool, bool] | None:
@@ -90,12 +83,8 @@ def _float_for(op: ir.Operation) -> tuple[str, bool, bool] | None:
         return None
     if not all(isinstance(ir.RankedTensorType(v.type).element_type, ir.IntegerType) for v in operands):
         return None
-    maps = indexing_maps(op)
-    if len(maps) != 3 or any(not m.is_projected_permutation for m in maps):
-        return None
-    iterators = [str(a) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
-    out_dims = set(permutation_dims(maps[2]))
-    if not all(("parallel" in it) == (d in out_dims) for d, it in enumerate(iterators)):
+    maps = contraction_maps(op)
+    if maps is None:
         return None
     bound, terms = _product_bound(op), _reduction_size(op, maps)
     if bound is None or terms is None:

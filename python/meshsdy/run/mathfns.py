@@ -1,7 +1,6 @@
 """`math.erf` and `math.erfc` on f32 (and f16, bf16, computed in f32) as
-arithmetic and two `math.exp`s, so that the loops computing them vectorize
-(the exps become calls of the C library's vector expf, see
-meshsdy.run.build); a call of libm's erff per element is what made the
+arithmetic and two exps (the f32 exp form below, also arithmetic), so that
+the loops computing them vectorize; a call of libm's erff per element is what made the
 exact GELU of a transformer block slow. f64 keeps libm's erf and erfc.
 
 Below |x| = 0.5, erf is its Taylor series (2 / sqrt(pi)) (x - x^3 / 3 +

@@ -21,7 +21,8 @@ result is the same, duplicates and the last `set` included; a target
 outside the result is skipped, as no p matched it.
 
 Taken: generics with one init, static shapes, indexing maps of loops and
-constants, no input read at a solved loop, a body that yields
+constants, no input read at a solved loop, no region in the body, a body
+that yields
 `select(c, v, acc)` with c a conjunction holding `linalg.index d ==
 target` for each solved (parallel) d, with index-typed targets.
 """
@@ -32,7 +33,7 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from ._ir import indexing_maps, ops_named
+from ._ir import defining_op, indexing_maps, iterator_kinds, ops_named, static_loop_sizes
 
 __all__ = ["scatters_to_loops"]
 
@@ -47,20 +48,15 @@ class _Scatter:
     targets: dict[int, ir.Value]  # solved loop -> its target (a body value)
 
 
-def _defining(value: ir.Value) -> ir.Operation | None:
-    owner = value.owner
-    return None if isinstance(owner, ir.Block) else owner
-
-
 def _conjuncts(value: ir.Value) -> list[ir.Value]:
-    owner = _defining(value)
+    owner = defining_op(value)
     if owner is not None and owner.name == "arith.andi":
         return [leaf for v in owner.operands for leaf in _conjuncts(v)]
     return [value]
 
 
 def _index_dim(value: ir.Value) -> int | None:
-    owner = _defining(value)
+    owner = defining_op(value)
     if owner is None or owner.name != "linalg.index":
         return None
     return ir.IntegerAttr(owner.attributes["dim"]).value
@@ -78,26 +74,13 @@ def _depends(value: ir.Value, body: ir.Block, dims: set[int], acc: ir.Value) -> 
         seen.add(v)
         if v == acc:
             return True
-        owner = _defining(v)
+        owner = defining_op(v)
         if owner is None or owner.parent != body.owner:
             continue  # a block argument of an input, or a value from outside
         if owner.name == "linalg.index" and _index_dim(v) in dims:
             return True
         stack.extend(owner.operands)
     return False
-
-
-def _loop_sizes(op: ir.Operation, maps: list[ir.AffineMap]) -> list[int] | None:
-    sizes: dict[int, int] = {}
-    for value, m in zip(op.operands, maps, strict=True):
-        shape = ir.RankedTensorType(value.type).shape
-        for position, e in enumerate(m.results):
-            if isinstance(e, ir.AffineDimExpr):
-                if shape[position] < 0:
-                    return None
-                sizes[ir.AffineDimExpr(e).position] = shape[position]
-    n = maps[0].n_dims
-    return [sizes[d] for d in range(n)] if all(d in sizes for d in range(n)) else None
 
 
 def _is_dim_or_constant(e: ir.AffineExpr) -> bool:
@@ -115,25 +98,29 @@ def _read(op: ir.Operation) -> _Scatter | None:
     out_map = maps[-1]
     if not out_map.is_projected_permutation:
         return None
-    sizes = _loop_sizes(op, maps)
+    sizes = static_loop_sizes(op, maps)
     if sizes is None:
         return None
     body = op.regions[0].blocks[0]
+    # Body ops are cloned one by one: one holding a region (an scf.if, as
+    # jaxlib's concatenation writes) would lose it.
+    if any(len(inner.operation.regions) for inner in body.operations):
+        return None
     acc = body.arguments[len(operands) - 1]
     yield_ = list(body.operations)[-1]
-    select = _defining(yield_.operands[0])
+    select = defining_op(yield_.operands[0])
     if select is None or select.name != "arith.select" or select.operands[2] != acc:
         return None
-    iterators = [str(a) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
+    iterators = iterator_kinds(op)
     targets: dict[int, ir.Value] = {}
     for leaf in _conjuncts(select.operands[0]):
-        compare = _defining(leaf)
+        compare = defining_op(leaf)
         if compare is None or compare.name != "arith.cmpi" or \
                 ir.IntegerAttr(compare.attributes["predicate"]).value != _EQ:
             continue
         for side, other in ((0, 1), (1, 0)):
             d = _index_dim(compare.operands[side])
-            if d is not None and "parallel" in iterators[d] and d not in targets and \
+            if d is not None and iterators[d] == "parallel" and d not in targets and \
                     isinstance(compare.operands[other].type, ir.IndexType):
                 targets[d] = compare.operands[other]
                 break
@@ -174,7 +161,7 @@ def _closure(values: list[ir.Value], body: ir.Block) -> set[ir.Operation]:
     found: set[ir.Operation] = set()
     stack = list(values)
     while stack:
-        owner = _defining(stack.pop())
+        owner = defining_op(stack.pop())
         if owner is None or owner.parent != body.owner or owner in found:
             continue
         found.add(owner)

@@ -223,7 +223,7 @@ def _bf16_elements(attr: ir.Attribute, shape: tuple[int, ...]) -> np.ndarray:
     if blob:
         bits = np.frombuffer(bytes.fromhex(blob.group(1)), dtype="<u2")
     else:
-        tokens = re.findall(r"0x[0-9A-Fa-f]+|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?|true|false", body)
+        tokens = re.findall(r"0x[0-9A-Fa-f]+|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?", body)
         bits = np.array([int(t, 16) if t.startswith("0x") else
                          np.array(float(t), ml_dtypes.bfloat16).view(np.uint16) for t in tokens], np.uint16)
     return bits.view(ml_dtypes.bfloat16).reshape(shape).copy()

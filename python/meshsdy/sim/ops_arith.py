@@ -140,7 +140,7 @@ def _in_double(f: Fn) -> Fn:
 
     def wide(x: Any) -> Any:
         x = np.asarray(x)
-        if x.dtype.kind == "f" and x.dtype.itemsize < 8 or x.dtype.name == "bfloat16":
+        if (x.dtype.kind == "f" and x.dtype.itemsize < 8) or x.dtype.name == "bfloat16":
             return f(x.astype(np.float64))
         return f(x)
 
