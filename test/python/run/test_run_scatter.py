@@ -64,23 +64,28 @@ def test_jax_scatters_run_as_loops() -> None:
         np.testing.assert_array_equal(np.asarray(g), np.asarray(w))
 
 
-def test_an_all_parallel_select_on_its_output() -> None:
-    """out[i, j] = j == t[i] ? v[i] : out[i, j]: a row's one cell."""
-    source = """
-func.func @main(%out: tensor<4x5xf32>, %t: tensor<4xindex>, %v: tensor<4xf32>) -> tensor<4x5xf32> {
-  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>,
+#: out[i, j] = j == t[i] ? w : out[i, j], w computed from v[i] by {body}.
+_ROW_CELL = """
+func.func @main(%out: tensor<4x5xf32>, %t: tensor<4xindex>, %v: tensor<4xf32>) -> tensor<4x5xf32> {{
+  %r = linalg.generic {{indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>,
                                         affine_map<(i, j) -> (i, j)>],
-                       iterator_types = ["parallel", "parallel"]}
-      ins(%t, %v : tensor<4xindex>, tensor<4xf32>) outs(%out : tensor<4x5xf32>) {
+                       iterator_types = ["parallel", "parallel"]}}
+      ins(%t, %v : tensor<4xindex>, tensor<4xf32>) outs(%out : tensor<4x5xf32>) {{
   ^bb0(%target: index, %value: f32, %o: f32):
     %j = linalg.index 1 : index
     %hit = arith.cmpi eq, %j, %target : index
-    %new = arith.select %hit, %value, %o : f32
+{body}
+    %new = arith.select %hit, %w, %o : f32
     linalg.yield %new : f32
-  } -> tensor<4x5xf32>
+  }} -> tensor<4x5xf32>
   return %r : tensor<4x5xf32>
-}
+}}
 """
+
+
+def test_an_all_parallel_select_on_its_output() -> None:
+    """out[i, j] = j == t[i] ? 2 v[i] : out[i, j]: a row's one cell."""
+    source = _ROW_CELL.format(body="    %w = arith.addf %value, %value : f32")
     assert _taken(source) == 1
     out = np.zeros((4, 5), np.float32)
     t = np.array([4, 0, 7, -1], np.int64)  # two outside: nothing written there
@@ -97,29 +102,14 @@ def test_sorts_scans_and_top_k_are_not_scatters() -> None:
 
 def test_a_body_holding_a_region_is_left_as_it_is() -> None:
     """Its ops are cloned one by one: an scf.if would lose its regions."""
-    source = """
-func.func @main(%out: tensor<4x5xf32>, %t: tensor<4xindex>, %v: tensor<4xf32>) -> tensor<4x5xf32> {
-  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>,
-                                        affine_map<(i, j) -> (i, j)>],
-                       iterator_types = ["parallel", "parallel"]}
-      ins(%t, %v : tensor<4xindex>, tensor<4xf32>) outs(%out : tensor<4x5xf32>) {
-  ^bb0(%target: index, %value: f32, %o: f32):
-    %j = linalg.index 1 : index
-    %hit = arith.cmpi eq, %j, %target : index
-    %zero = arith.constant 0.0 : f32
+    source = _ROW_CELL.format(body="""    %zero = arith.constant 0.0 : f32
     %neg = arith.cmpf olt, %value, %zero : f32
     %w = scf.if %neg -> f32 {
       %n = arith.negf %value : f32
       scf.yield %n : f32
     } else {
       scf.yield %value : f32
-    }
-    %new = arith.select %hit, %w, %o : f32
-    linalg.yield %new : f32
-  } -> tensor<4x5xf32>
-  return %r : tensor<4x5xf32>
-}
-"""
+    }""")
     assert _taken(source) == 0
     _agree(source, [np.zeros((4, 5), np.float32), np.array([4, 0, 2, 1], np.int64),
                     np.array([-1.5, 2.5, -3.5, 4.5], np.float32)])
