@@ -6,14 +6,18 @@ The operands x0, x1, ... (one shape, keys first or not: the comparator
 decides) are sorted together along dimension `d`:
 
     rank[i] = #{j : j before i} + #{j < i : neither before the other}
-    out[p]  = the sum over i of (rank[i] == p ? x[i] : zero)
+    out[p]  = zero, plus x[i] for the i whose rank[i] == p
 
 `zero` is -0.0 for floats (-0.0 + x is x for every x, -0.0 and NaN
 included) and 0 for integers, so each sum is exactly the one element of
 rank p, provided "before" is a strict weak order (ties keep their index
 order: a stable sort). Both are ordinary linalg reductions (an `addi` count
-and an `addf`/`addi` sum) that meshsdy propagates, partitions, simulates
-and runs, quadratic in the sorted length.
+and an `addf`/`addi` sum) that meshsdy propagates, partitions and
+simulates, quadratic in the sorted length. The native runner computes
+them in n log n: the count, which carries the unit attribute
+`meshsdy.sort_rank` (its comparator is a strict weak order), as a merge
+sort (meshsdy.run.sort), the sum, written as a scatter (`select(rank[i] ==
+p, acc + x[i], acc)`), as a loop over i (meshsdy.run.scatter).
 """
 
 from __future__ import annotations
@@ -58,7 +62,8 @@ def sort_function_text(name: str, shape: Sequence[int], dim: int, elements: Sequ
         f"  %rank_init = linalg.fill ins(%c0 : i64) outs(%rank_empty : {ranks}) -> {ranks}",
         # Loop `dim` is i (the element placed), the extra loop is j.
         f"  %rank = linalg.generic {{indexing_maps = [{', '.join([at_loop] * n + [at_dim] * n)}, {at_dim}], "
-        f"iterator_types = [{iterators}]}} ins({operands} : {operand_types}) outs(%rank_init : {ranks}) {{",
+        f"iterator_types = [{iterators}], meshsdy.sort_rank}} ins({operands} : {operand_types}) "
+        f"outs(%rank_init : {ranks}) {{",
         f"  ^bb0({block_args}, %count: i64):",
         *before("j", "i", "%j_first"),
         *before("i", "j", "%i_first"),
@@ -87,12 +92,11 @@ def sort_function_text(name: str, shape: Sequence[int], dim: int, elements: Sequ
             f"iterator_types = [{iterators}]}} ins(%rank, %x{k} : {ranks}, {type_}) outs(%init{k} : {type_}) {{",
             f"  ^bb0(%r: i64, %v: {element}, %acc: {element}):",
             f"    %p = linalg.index {dim} : index",
-            "    %pi = arith.index_cast %p : index to i64",
-            "    %here = arith.cmpi eq, %r, %pi : i64",
-            f"    %z = arith.constant {_zero(element)} : {element}",
-            f"    %term = arith.select %here, %v, %z : {element}",
-            f"    %sum = {add} %acc, %term : {element}",
-            f"    linalg.yield %sum : {element}",
+            "    %ri = arith.index_cast %r : i64 to index",
+            "    %here = arith.cmpi eq, %p, %ri : index",
+            f"    %sum = {add} %acc, %v : {element}",
+            f"    %placed = arith.select %here, %sum, %acc : {element}",
+            f"    linalg.yield %placed : {element}",
             f"  }} -> {type_}",
         ]
         results.append(f"%sorted{k}")

@@ -53,7 +53,7 @@ def static_loop_sizes(op: ir.Operation, maps: list[ir.AffineMap]) -> list[int] |
     loop; None if one is dynamic or no operand gives a loop's size."""
     sizes: dict[int, int] = {}
     for value, m in zip(op.operands, maps, strict=True):
-        shape = ir.RankedTensorType(value.type).shape
+        shape = ir.ShapedType(value.type).shape
         for position, e in enumerate(m.results):
             if isinstance(e, ir.AffineDimExpr):
                 if shape[position] < 0:
@@ -61,6 +61,17 @@ def static_loop_sizes(op: ir.Operation, maps: list[ir.AffineMap]) -> list[int] |
                 sizes[ir.AffineDimExpr(e).position] = shape[position]
     n = maps[0].n_dims
     return [sizes[d] for d in range(n)] if all(d in sizes for d in range(n)) else None
+
+
+def clone_ops(ops: list[ir.Operation], mapping: dict[ir.Value, ir.Value]) -> None:
+    """Clones `ops` (ops without regions, in order) at the insertion point,
+    their operands through `mapping`, which learns their results."""
+    for inner in ops:
+        attributes = {name: inner.attributes[name] for name in inner.attributes}
+        copy = ir.Operation.create(inner.name, results=[r.type for r in inner.results],
+                                   operands=[mapping.get(v, v) for v in inner.operands], attributes=attributes)
+        for old, new in zip(inner.results, copy.results, strict=True):
+            mapping[old] = new
 
 
 def iterator_kinds(op: ir.Operation) -> list[str]:

@@ -28,7 +28,8 @@ LLVM dialect, with upstream passes and steps of ours in between.
    first, the pass refuses them, and it frees those buffers too), each
    right after its last use (`free-after-last-use`, ours: upstream frees at
    the end of the block, so a straight-line program would hold all its
-   intermediates at once); then each f32/f64
+   intermediates at once); then each sort's rank count the front doors
+   mark becomes a merge sort (meshsdy.run.sort: n log n, not n^2), each f32/f64
    `linalg.contract` becomes a call of the runtime's GEMM driver
    (lib/Runtime/Contract.c, OpenBLAS underneath).
 3. Math that vectorizes: `math.erf`/`math.erfc` on f32, f16 and bf16 as
@@ -67,6 +68,7 @@ from .intcontract import integer_contractions_in_floats
 from .mathfns import expand_erf, expand_exp, expand_expm1_log1p, expand_tanh
 from .scan import windows_to_scans
 from .scatter import scatters_to_loops
+from .sort import ranks_by_merge_sort
 
 __all__ = ["BUFFER_STAGE", "LLVM_STAGE", "LOWERING", "TENSOR_STAGE", "distinct_results", "drop_deallocs",
            "lower_to_llvm"]
@@ -165,6 +167,7 @@ def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
             protect_contractions(module)
         distinct_results(module)
         PassManager.parse(BUFFER_STAGE).run(module.operation)
+        ranks_by_merge_sort(module)
         if blas:
             contractions_to_calls(module)
         expand_erf(module)

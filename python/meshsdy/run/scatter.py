@@ -33,7 +33,7 @@ from dataclasses import dataclass
 
 from mlir import ir
 
-from ._ir import defining_op, indexing_maps, iterator_kinds, ops_named, static_loop_sizes
+from ._ir import clone_ops, defining_op, indexing_maps, iterator_kinds, ops_named, static_loop_sizes
 
 __all__ = ["scatters_to_loops"]
 
@@ -145,17 +145,6 @@ def _positions(m: ir.AffineMap, loops: dict[int, ir.Value]) -> list[ir.Value]:
             else _constant_index(ir.AffineConstantExpr(e).value) for e in m.results]
 
 
-def _clone_into(ops: list[ir.Operation], mapping: dict[ir.Value, ir.Value]) -> None:
-    """Clones `ops` (body ops without regions) at the insertion point,
-    their operands through `mapping`, which learns their results."""
-    for inner in ops:
-        attributes = {name: inner.attributes[name] for name in inner.attributes}
-        copy = ir.Operation.create(inner.name, results=[r.type for r in inner.results],
-                                   operands=[mapping.get(v, v) for v in inner.operands], attributes=attributes)
-        for old, new in zip(inner.results, copy.results, strict=True):
-            mapping[old] = new
-
-
 def _closure(values: list[ir.Value], body: ir.Block) -> set[ir.Operation]:
     """The body ops the values are computed with."""
     found: set[ir.Operation] = set()
@@ -200,7 +189,7 @@ def _step(scatter: _Scatter, loops: dict[int, ir.Value], carried: ir.Value,
             mapping[inner.results[0]] = loops[d]
     # The targets first: they need neither the accumulator nor the solved loops.
     early = _closure(list(scatter.targets.values()), body)
-    _clone_into([o for o in body_ops if o in early and o.name != "linalg.index"], mapping)
+    clone_ops([o for o in body_ops if o in early and o.name != "linalg.index"], mapping)
     zero = _constant_index(0)
     inside: ir.Value | None = None
     for d, target in scatter.targets.items():
@@ -219,7 +208,7 @@ def _step(scatter: _Scatter, loops: dict[int, ir.Value], carried: ir.Value,
         position = _positions(maps[-1], loops)
         mapping[acc] = ir.Operation.create("tensor.extract", results=[acc.type],
                                            operands=[carried, *position]).result
-        _clone_into([o for o in body_ops if o not in early and o.name != "linalg.index"], mapping)
+        clone_ops([o for o in body_ops if o not in early and o.name != "linalg.index"], mapping)
         result = mapping[list(body.operations)[-1].operands[0]]
         written = ir.Operation.create("tensor.insert", results=[carried.type],
                                       operands=[result, carried, *position]).result

@@ -3,8 +3,8 @@ code (meshsdy.run.scatter): which generics are taken, and that they give
 the simulator's answers (the generic's own meaning) natively: duplicates
 in order (the last `set` wins), targets outside skipped, two solved
 dimensions, a target moved by a window loop, an all-parallel select on
-its output; the sorts, scans and top-k passes the front doors write are
-not scatters."""
+its output; a sort's placement (each element put at its rank) is one,
+the scans and top-k passes the front doors write are not."""
 
 from __future__ import annotations
 
@@ -93,11 +93,12 @@ def test_an_all_parallel_select_on_its_output() -> None:
     _agree(source, [out, t, v])
 
 
-def test_sorts_scans_and_top_k_are_not_scatters() -> None:
+def test_scans_and_top_k_are_not_scatters_a_sorts_placement_is() -> None:
     def others(x):  # noqa: ANN001, ANN202
-        return jnp.sort(x, axis=1), jnp.cumsum(x, axis=1), jax.lax.top_k(x, 2)[0], jax.nn.one_hot((x[:, 0] > 0).astype(jnp.int32), 3)
+        return jnp.cumsum(x, axis=1), jax.lax.top_k(x, 2)[0], jax.nn.one_hot((x[:, 0] > 0).astype(jnp.int32), 3)
 
     assert _taken(_source(others, X)) == 0
+    assert _taken(_source(lambda x: jnp.sort(x, axis=1), X)) == 1
 
 
 def test_a_body_holding_a_region_is_left_as_it_is() -> None:
