@@ -23,7 +23,8 @@ kept as a rounding. A contraction of 16-bit operands into an f32 result
 (JAX's `preferred_element_type=jnp.float32`) already adds in f32; its
 operands are extended all the same, which changes no value and lets the
 runner call the BLAS's f32 GEMM instead of running loops
-(meshsdy.run.contract).
+(meshsdy.run.contract). A 16-bit mean's division (the sum over its
+count) then happens in f32 too (`_torch_mean.py`).
 
 Taken: the named contractions, convolutions and sum poolings, and
 `linalg.generic`s with a reduction loop, one result and float operands,

@@ -49,6 +49,7 @@ from mlir import ir
 from ..resources import ElidedResourceError, check_resources
 from ..sharding import Mesh, NamedSharding, PartitionSpec, annotate_function
 from ._common import FrontendError, check_no_foreign_ops
+from ._torch_mean import means_in_f32
 from ._wide_accumulation import accumulate_in_f32
 from ._tm_tensor import lower_tm_tensor, torch_mlir_context
 from ._torch_argmax import nan_first_argmax
@@ -282,6 +283,7 @@ def _parse(text: str) -> ir.Module:
         concat_static_pieces(module)
         pytorch_elementwise(module)
         accumulate_in_f32(module, scatters=True)
+        means_in_f32(module)
     return module
 
 

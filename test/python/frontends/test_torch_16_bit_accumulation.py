@@ -105,3 +105,38 @@ def test_conversions_pooling_and_scatters_are_pytorchs() -> None:
                       ("native", mpirun.run(source, "main", inputs, ranks=1, timeout=300))):
         for k, (g, w) in enumerate(zip(got, want, strict=True)):
             np.testing.assert_array_equal(np.asarray(g), np.asarray(w), err_msg=f"{what}: result {k}")
+
+
+class _Means(torch.nn.Module):
+    def forward(self, x, y, z):  # noqa: ANN001, ANN201
+        return (x.mean(1), x.mean(), x.sum(1), y.mean(1), y.mean(dim=(0, 1)),
+                z.mean(1, dtype=torch.float16))
+
+
+def test_16_bit_means_divide_in_f32_by_the_exact_count() -> None:
+    """torch-mlir divides the 16-bit sum by the count as a 16-bit constant:
+    inf for an f16 mean over 100000 elements (the mean was NaN: PyTorch
+    0.75), 4096 for a bf16 count of 4111. PyTorch divides in f32 by the
+    exact count and rounds once (frontends/_torch_mean.py)."""
+    x = torch.full((4, 100000), 0.75, dtype=torch.float16)
+    y = torch.tensor(np.random.default_rng(0).standard_normal((3, 4111)).astype(np.float32)).to(torch.bfloat16)
+    z = torch.full((2, 100000), 0.75)
+    args = (x, y, z)
+    with torch.no_grad():
+        want = flatten_outputs(_Means()(*args))
+    # Not vacuous: torch-mlir's form is NaN on x, and off on y's rows.
+    assert np.isnan(np.float16(np.float16(75000.0) / np.float16(100000)))
+    sums = y.float().sum(1)
+    naive = (sums.to(torch.bfloat16) / torch.tensor(4096.0, dtype=torch.bfloat16)).float().numpy()
+    assert not np.array_equal(naive, np.asarray(want[3]).astype(np.float32))
+    with ir.Context():
+        module, weights = from_torch(_Means(), args)
+        source = str(module)
+    # The exact counts, in f32.
+    assert "dense<1.000000e+05> : tensor<4xf32>" in source and "dense<4.111000e+03> : tensor<3xf32>" in source
+    inputs = [*weights, *(to_numpy(a) for a in args)]
+    for what, got in (("simulated", simulate(source, "main", inputs)),
+                      ("native", mpirun.run(source, "main", inputs, ranks=1, timeout=300))):
+        for k, (g, w) in enumerate(zip(got, want, strict=True)):
+            np.testing.assert_array_equal(np.asarray(g).astype(np.float32), np.asarray(w).astype(np.float32),
+                                          err_msg=f"{what}: result {k}")
