@@ -43,16 +43,40 @@ bool touchesReshape(linalg::LinalgOp op) {
 }
 
 /// Only static reshapes fold: a dynamic one would need sizes the folded op
-/// cannot carry through our partitioning (which takes static shapes).
-bool foldsStatically(OpOperand *fused) {
+/// cannot carry through our partitioning (which takes static shapes). And
+/// none whose expanded side has more dimensions than any tensor of the
+/// function had: expansion and the reshape foldings can undo each other
+/// around unit dimensions, each round one dimension more (JAX's
+/// dot_product_attention grew without end, 20 GB in minutes).
+bool foldsStatically(OpOperand *fused, int64_t maxRank) {
   auto shaped = dyn_cast<ShapedType>(fused->get().getType());
   if (!shaped || !shaped.hasStaticShape())
     return false;
   if (auto collapse = fused->get().getDefiningOp<tensor::CollapseShapeOp>())
-    return collapse.getSrcType().hasStaticShape();
+    return collapse.getSrcType().hasStaticShape() &&
+           collapse.getSrcType().getRank() <= maxRank;
   if (auto expand = dyn_cast<tensor::ExpandShapeOp>(fused->getOwner()))
-    return expand.getResultType().hasStaticShape();
+    return expand.getResultType().hasStaticShape() &&
+           expand.getResultType().getRank() <= maxRank;
   return true;
+}
+
+/// The largest rank of a tensor in `func`.
+int64_t maxTensorRank(Operation *func) {
+  int64_t rank = 0;
+  auto note = [&](Type type) {
+    if (auto tensor = dyn_cast<RankedTensorType>(type))
+      rank = std::max(rank, tensor.getRank());
+  };
+  func->walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      note(type);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          note(arg.getType());
+  });
+  return rank;
 }
 
 struct MeshFoldReshapesIntoLinalg
@@ -77,8 +101,10 @@ struct MeshFoldReshapesIntoLinalg
       (void)linalg::generalizeNamedOp(rewriter, op);
     }
     RewritePatternSet patterns(&getContext());
-    linalg::populateFoldReshapeOpsByExpansionPatterns(patterns,
-                                                      foldsStatically);
+    int64_t maxRank = maxTensorRank(func);
+    linalg::populateFoldReshapeOpsByExpansionPatterns(
+        patterns,
+        [=](OpOperand *fused) { return foldsStatically(fused, maxRank); });
     // The fold leaves chains of reshapes of its inits (tensor.empty,
     // linalg.fill): merged, and folded into the empty tensors, they are
     // created in the shape the op reads.

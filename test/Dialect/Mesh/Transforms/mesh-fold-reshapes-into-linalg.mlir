@@ -48,3 +48,34 @@ func.func @dynamic_reshape(%a: tensor<?x4xf32>, %b: tensor<?xf32>) -> tensor<?xf
   %r = linalg.exp ins(%c : tensor<?xf32>) outs(%b : tensor<?xf32>) -> tensor<?xf32>
   return %r : tensor<?xf32>
 }
+
+// -----
+
+// JAX's dot_product_attention: one tensor read as 1x8x2x8 and 1x8x2x1x8.
+// Expansion and the reshape foldings undid each other, one unit dimension
+// more each round, without end (20 GB in minutes): no fold expands past
+// the largest rank the function had, so it stops.
+// CHECK-LABEL: func.func @unit_dims_stop
+// CHECK-NOT:     tensor<1x8x2x1x1x1x
+// CHECK:         arith.mulf
+// CHECK:         return {{.*}} : tensor<1x2x8x1x8xf32>
+func.func @unit_dims_stop(%q: tensor<8x16xf32>) -> tensor<1x2x8x1x8xf32> {
+  %zero = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8x16xf32>
+  %t = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%q : tensor<8x16xf32>) outs(%e : tensor<8x16xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.tanh %x : f32
+    linalg.yield %y : f32
+  } -> tensor<8x16xf32>
+  %k = tensor.expand_shape %t [[0, 1], [2, 3]] output_shape [1, 8, 2, 8] : tensor<8x16xf32> into tensor<1x8x2x8xf32>
+  %q5 = tensor.expand_shape %t [[0, 1], [2, 3, 4]] output_shape [1, 8, 2, 1, 8] : tensor<8x16xf32> into tensor<1x8x2x1x8xf32>
+  %se = tensor.empty() : tensor<1x2x8x1x8xf32>
+  %init = linalg.fill ins(%zero : f32) outs(%se : tensor<1x2x8x1x8xf32>) -> tensor<1x2x8x1x8xf32>
+  %s = linalg.generic {indexing_maps = [affine_map<(b, h, i, u, j, c) -> (b, i, h, u, c)>, affine_map<(b, h, i, u, j, c) -> (b, j, h, c)>, affine_map<(b, h, i, u, j, c) -> (b, h, i, u, j)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction"]} ins(%q5, %k : tensor<1x8x2x1x8xf32>, tensor<1x8x2x8xf32>) outs(%init : tensor<1x2x8x1x8xf32>) {
+  ^bb0(%a: f32, %b: f32, %acc: f32):
+    %p = arith.mulf %a, %b : f32
+    %sum = arith.addf %acc, %p : f32
+    linalg.yield %sum : f32
+  } -> tensor<1x2x8x1x8xf32>
+  return %s : tensor<1x2x8x1x8xf32>
+}

@@ -235,7 +235,10 @@ def MeshFoldReshapesIntoLinalg
     torch-mlir export merges batch and heads into `batch_matmul`'s batch
     dimension, keeps its heads split with its batch split over fewer devices
     than it has rows, and moves no data at the reshapes. Reshapes of dynamic
-    shapes are left as they are. The partitioning pipelines run it first.
+    shapes are left as they are, and so is one whose expanded side would
+    have more dimensions than any tensor of the function (the folds could
+    otherwise add unit dimensions to each other without end). The
+    partitioning pipelines run it first.
   }];
   let dependentDialects = ["::mlir::linalg::LinalgDialect",
                            "::mlir::tensor::TensorDialect"];
