@@ -96,12 +96,47 @@ def _legalize_in_jaxlib(text: str) -> str:
             module = jax_ir.Module.parse(text)
         except jax_ir.MLIRError as e:
             raise FrontendError(f"{_SOURCE}: jaxlib cannot parse the program: {_one_line(e)}") from None
+        _empty_values_as_constants(module, jax_ir)
         try:
             jax_passmanager.PassManager.parse(JAXLIB_PIPELINE).run(module.operation)
         except jax_ir.MLIRError as e:
             raise FrontendError(f"{_SOURCE}: jaxlib's legalization failed: {_one_line(e)}") from None
         _drop_constraints_in_reductions(module, jax_ir)
         return module.operation.get_asm(enable_debug_info=True, print_generic_op_form=True)
+
+
+def _empty_values_as_constants(module: Any, jax_ir: Any) -> None:
+    """Replaces each StableHLO op without regions or effects whose results
+    all have no elements by empty constants; `module` is jaxlib's, `jax_ir`
+    its `ir` module. `lax.associative_scan` slices `x[2:2:2]` of a
+    2-element dimension, which jaxlib's legalization writes as an
+    `extract_slice` at offset 2, and the verifier refuses (offset 2 >= 2):
+    the legalization failed. An empty value needs no computing."""
+    empty: list[Any] = []
+
+    def visit(op: Any) -> Any:
+        results = list(op.results)
+        if op.name.startswith("stablehlo.") and op.name not in _KEPT_EVEN_EMPTY and not len(op.regions) and \
+                results and all(isinstance(r.type, jax_ir.RankedTensorType) and
+                                0 in jax_ir.RankedTensorType(r.type).shape for r in results):
+            empty.append(op)
+        return jax_ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    for op in empty:
+        with jax_ir.InsertionPoint(op), op.location:
+            for result in op.results:
+                value = jax_ir.Attribute.parse(f"dense<> : {result.type}")
+                constant = jax_ir.Operation.create("stablehlo.constant", results=[result.type],
+                                                   attributes={"value": value})
+                result.replace_all_uses_with(constant.results[0])
+        op.erase()
+
+
+#: Ops an empty result does not make pointless: they have effects.
+_KEPT_EVEN_EMPTY = frozenset({"stablehlo.constant", "stablehlo.custom_call", "stablehlo.send", "stablehlo.recv",
+                              "stablehlo.infeed", "stablehlo.outfeed", "stablehlo.optimization_barrier",
+                              "stablehlo.rng_bit_generator", "stablehlo.after_all", "stablehlo.create_token"})
 
 
 #: The StableHLO ops whose region says how to combine two values.
