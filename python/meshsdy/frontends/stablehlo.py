@@ -97,6 +97,7 @@ def _legalize_in_jaxlib(text: str) -> str:
         except jax_ir.MLIRError as e:
             raise FrontendError(f"{_SOURCE}: jaxlib cannot parse the program: {_one_line(e)}") from None
         _empty_values_as_constants(module, jax_ir)
+        _barriers_as_identities(module, jax_ir)
         try:
             jax_passmanager.PassManager.parse(JAXLIB_PIPELINE).run(module.operation)
         except jax_ir.MLIRError as e:
@@ -130,6 +131,27 @@ def _empty_values_as_constants(module: Any, jax_ir: Any) -> None:
                 constant = jax_ir.Operation.create("stablehlo.constant", results=[result.type],
                                                    attributes={"value": value})
                 result.replace_all_uses_with(constant.results[0])
+        op.erase()
+
+
+def _barriers_as_identities(module: Any, jax_ir: Any) -> None:
+    """Replaces each `stablehlo.optimization_barrier` by its operands;
+    `module` is jaxlib's, `jax_ir` its `ir` module. `jax.checkpoint`
+    (rematerialization: gradient checkpointing) puts one around the values
+    a backward pass recomputes, so that XLA does not merge the recomputation
+    with the forward pass; its values are its operands, and meshsdy
+    schedules nothing across it."""
+    barriers: list[Any] = []
+
+    def visit(op: Any) -> Any:
+        if op.name == "stablehlo.optimization_barrier":
+            barriers.append(op)
+        return jax_ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    for op in barriers:
+        for result, operand in zip(op.results, op.operands, strict=True):
+            result.replace_all_uses_with(operand)
         op.erase()
 
 
