@@ -98,6 +98,7 @@ def _legalize_in_jaxlib(text: str) -> str:
             raise FrontendError(f"{_SOURCE}: jaxlib cannot parse the program: {_one_line(e)}") from None
         _empty_values_as_constants(module, jax_ir)
         _barriers_as_identities(module, jax_ir)
+        _reduces_over_nothing_as_operands(module, jax_ir)
         try:
             jax_passmanager.PassManager.parse(JAXLIB_PIPELINE).run(module.operation)
         except jax_ir.MLIRError as e:
@@ -152,6 +153,29 @@ def _barriers_as_identities(module: Any, jax_ir: Any) -> None:
     for op in barriers:
         for result, operand in zip(op.results, op.operands, strict=True):
             result.replace_all_uses_with(operand)
+        op.erase()
+
+
+def _reduces_over_nothing_as_operands(module: Any, jax_ir: Any) -> None:
+    """Replaces each `stablehlo.reduce` over no dimension by its inputs, as
+    XLA computes it (StableHLO leaves how many init values join each
+    element's combination to the implementation; XLA joins none: `lax.reduce`
+    of x with init 10 and `a - b` over no dimension is x); `module` is
+    jaxlib's, `jax_ir` its `ir` module. jnp.unique(size=...) writes one (an
+    `or` over no dimension), which jaxlib's legalization leaves as it is."""
+    found: list[Any] = []
+
+    def visit(op: Any) -> Any:
+        if op.name == "stablehlo.reduce" and not len(jax_ir.DenseI64ArrayAttr(op.attributes["dimensions"])):
+            inputs = list(op.operands)[:len(op.results)]
+            if [str(v.type) for v in inputs] == [str(r.type) for r in op.results]:
+                found.append((op, inputs))
+        return jax_ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    for op, inputs in found:
+        for result, value in zip(op.results, inputs, strict=True):
+            result.replace_all_uses_with(value)
         op.erase()
 
 
