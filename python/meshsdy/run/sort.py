@@ -21,8 +21,8 @@ read at its parallel loops, loops (all parallel but the last, j), a body
 yielding `count + extui(J or (not (J or I) and j < i))` where J depends on
 the inputs read at j (and at neither) and I is the same computation with
 the inputs read at i and those read at j swapped, and J holds no region
-and no `linalg.index`. Anything else keeps its loops, which compute the
-same.
+and no `linalg.index` and does not read the count. Anything else keeps
+its loops, which compute the same.
 """
 
 from __future__ import annotations
@@ -192,8 +192,9 @@ def _read(op: ir.Operation) -> _Count | None:
                 return None
             partner[arg], partner[other] = other, arg
     comparator = _slice(j_first, body)
-    if comparator is None or not _mirrors(j_first, i_first, partner, body):
-        return None
+    if comparator is None or not _mirrors(j_first, i_first, partner, body) or \
+            any(v == args[-1] for o in comparator for v in o.operands):
+        return None  # not a comparison of the elements alone (it reads the count)
     return _Count(op, dim, sizes, sides, j_first)
 
 

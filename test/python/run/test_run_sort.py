@@ -121,8 +121,7 @@ def test_torch_sorts() -> None:
     _same(got, want)
 
 
-#: A count marked as a sort whose second comparison is {i_first}, not
-#: the mirror of the first (x[j] < x[i]).
+#: A count marked (or not) as a sort, comparing with {j_first} and {i_first}.
 _MARKED = """
 func.func @main(%x: tensor<2x5xf32>) -> tensor<2x5xi64> {{
   %c0 = arith.constant 0 : i64
@@ -133,7 +132,10 @@ func.func @main(%x: tensor<2x5xf32>) -> tensor<2x5xi64> {{
                        iterator_types = ["parallel", "parallel", "reduction"], {mark}}}
       ins(%x, %x : tensor<2x5xf32>, tensor<2x5xf32>) outs(%init : tensor<2x5xi64>) {{
   ^bb0(%xj: f32, %xi: f32, %count: i64):
-    %j_first = arith.cmpf olt, %xj, %xi : f32
+    %odd = arith.trunci %count : i64 to i1
+    %lt_j = arith.cmpf olt, %xj, %xi : f32
+    %lt_i = arith.cmpf olt, %xi, %xj : f32
+    %j_first = {j_first}
     %i_first = {i_first}
     %i = linalg.index 1 : index
     %j = linalg.index 2 : index
@@ -152,14 +154,19 @@ func.func @main(%x: tensor<2x5xf32>) -> tensor<2x5xi64> {{
 """
 
 
-@pytest.mark.parametrize(("i_first", "mark", "taken"), [
-    ("arith.cmpf olt, %xi, %xj : f32", MARK, 1),  # the mirror: a sort
-    ("arith.cmpf olt, %xi, %xj : f32", "other", 0),  # not marked
-    ("arith.cmpf ole, %xi, %xj : f32", MARK, 0),  # another comparison
-    ("arith.cmpf olt, %xj, %xi : f32", MARK, 0),  # the same one, not swapped
+_LT = "arith.cmpf olt, %xj, %xi : f32"
+
+
+@pytest.mark.parametrize(("j_first", "i_first", "mark", "taken"), [
+    (_LT, "arith.cmpf olt, %xi, %xj : f32", MARK, 1),  # the mirror: a sort
+    (_LT, "arith.cmpf olt, %xi, %xj : f32", "other", 0),  # not marked
+    (_LT, "arith.cmpf ole, %xi, %xj : f32", MARK, 0),  # another comparison
+    (_LT, "arith.cmpf olt, %xj, %xi : f32", MARK, 0),  # the same one, not swapped
+    # Mirrors, but reading the count too (an odd count puts j first).
+    ("arith.ori %lt_j, %odd : i1", "arith.ori %lt_i, %odd : i1", MARK, 0),
 ])
-def test_which_counts_are_taken(i_first: str, mark: str, taken: int) -> None:
-    source = _MARKED.format(i_first=i_first, mark=mark)
+def test_which_counts_are_taken(j_first: str, i_first: str, mark: str, taken: int) -> None:
+    source = _MARKED.format(j_first=j_first, i_first=i_first, mark=mark)
     assert _taken(source) == taken
     x = np.array([[2.0, 1.0, 2.0, -1.0, 0.5], [3.0, 3.0, 1.0, 3.0, -2.0]], np.float32)
     want = simulate(source, "main", [x])
