@@ -190,6 +190,19 @@ def fori_loop_model(batch: int = 512, features: int = 1024, steps: int = 8) -> M
     return Model("fori_loop", recurrence, inputs, [PartitionSpec(), PartitionSpec(None, "model"), PartitionSpec()])
 
 
+def sort_model(rows: int = 16, vocab: int = 8192) -> Model:
+    """Sorting next-token logits, as top-p sampling does (`jnp.sort` and
+    `jnp.argsort` along a vocabulary), rows over 'model'. The front doors
+    write a sort as a rank count; the runner sorts it in n log n
+    (meshsdy.run.sort)."""
+
+    def sorts(x: jax.Array) -> tuple[jax.Array, jax.Array]:
+        return jnp.sort(x, axis=1), jnp.argsort(x, axis=1)
+
+    x = np.random.default_rng(8).standard_normal((rows, vocab)).astype(np.float32)
+    return Model("sort", sorts, [x], [PartitionSpec("model", None)])
+
+
 MODELS: dict[str, Callable[[], Model]] = {
     "mlp": lambda: mlp_model("mlp", 256, 512),
     "mlp-large": lambda: mlp_model("mlp-large", 1024, 1024),
@@ -200,6 +213,7 @@ MODELS: dict[str, Callable[[], Model]] = {
     "cumsum": cumsum_model,
     "embedding": embedding_model,
     "fori_loop": fori_loop_model,
+    "sort": sort_model,
 }
 
 
