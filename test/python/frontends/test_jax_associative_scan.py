@@ -13,7 +13,7 @@ import pytest
 from mlir import ir
 
 import meshsdy.run as mpirun
-from meshsdy.sim import simulate
+from jax_text import simulated_and_native_agree, with_first_argument_split
 
 jax = pytest.importorskip("jax")
 jnp = jax.numpy
@@ -38,13 +38,7 @@ def test_associative_scans_are_jaxs(length: int) -> None:
     want = [np.asarray(w) for w in jax.jit(_scans)(a, b)]
     with ir.Context():
         source = str(from_jax(_scans, a, b))
-    for got in (simulate(source, "main", [a, b]), mpirun.run(source, "main", [a, b], ranks=1, timeout=300)):
-        for g, w in zip(got, want, strict=True):
-            np.testing.assert_allclose(np.asarray(g), w, rtol=1e-5, atol=1e-6)
-    mesh = 'sdy.mesh @mesh = <["f"=2]>'
-    split = source.replace(f"@main(%arg0: tensor<{length}x6xf32>",
-                           f'@main(%arg0: tensor<{length}x6xf32> {{sdy.sharding = #sdy.sharding<@mesh, [{{}}, {{"f"}}]>}}', 1)
-    split = split.replace("{\n", "{\n  " + mesh + "\n", 1)
-    assert mesh in split and "sdy.sharding" in split
+    simulated_and_native_agree(source, [a, b], want)
+    split = with_first_argument_split(source, f"tensor<{length}x6xf32>", ["", "f"], "f", 2)
     for g, w in zip(mpirun.run(split, "main", [a, b], ranks=2, timeout=300), want, strict=True):
         np.testing.assert_allclose(np.asarray(g), w, rtol=1e-5, atol=1e-6)

@@ -11,7 +11,7 @@ import pytest
 from mlir import ir
 
 import meshsdy.run as mpirun
-from meshsdy.sim import simulate
+from jax_text import simulated_and_native_agree, with_first_argument_split
 
 jax = pytest.importorskip("jax")
 jnp = jax.numpy
@@ -36,14 +36,8 @@ def test_dot_product_attention_is_jaxs_on_1_and_2_ranks() -> None:
     want = [np.asarray(w) for w in jax.jit(_attention)(X, W)]
     with ir.Context():
         source = str(from_jax(_attention, X, W))
-    for got in (simulate(source, "main", [X, W]), mpirun.run(source, "main", [X, W], ranks=1, timeout=300)):
-        for g, w in zip(got, want, strict=True):
-            np.testing.assert_allclose(np.asarray(g), w, rtol=1e-5, atol=1e-6)
+    simulated_and_native_agree(source, [X, W], want)
     # The batch split over 2 ranks.
-    mesh = 'sdy.mesh @mesh = <["data"=2]>'
-    split = source.replace("@main(%arg0: tensor<4x8x16xf32>",
-                           '@main(%arg0: tensor<4x8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}, {}]>}', 1)
-    split = split.replace("{\n", "{\n  " + mesh + "\n", 1)
-    assert mesh in split and "sdy.sharding" in split
+    split = with_first_argument_split(source, "tensor<4x8x16xf32>", ["data", "", ""], "data", 2)
     for g, w in zip(mpirun.run(split, "main", [X, W], ranks=2, timeout=300), want, strict=True):
         np.testing.assert_allclose(np.asarray(g), w, rtol=1e-5, atol=1e-6)

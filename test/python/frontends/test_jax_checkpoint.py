@@ -12,7 +12,7 @@ import pytest
 from mlir import ir
 
 import meshsdy.run as mpirun
-from meshsdy.sim import simulate
+from jax_text import simulated_and_native_agree, with_first_argument_split
 
 jax = pytest.importorskip("jax")
 jnp = jax.numpy
@@ -41,13 +41,7 @@ def test_checkpointed_gradients_are_jaxs() -> None:
     want = [np.asarray(w) for w in jax.jit(_grads)(*args)]
     with ir.Context():
         source = str(from_jax(_grads, *args))
-    for got in (simulate(source, "main", args), mpirun.run(source, "main", args, ranks=1, timeout=300)):
-        for g, w in zip(got, want, strict=True):
-            np.testing.assert_allclose(np.asarray(g), w, rtol=1e-5, atol=1e-5)
-    mesh = 'sdy.mesh @mesh = <["data"=2]>'
-    split = source.replace("@main(%arg0: tensor<8x16xf32>",
-                           '@main(%arg0: tensor<8x16xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"data"}, {}]>}', 1)
-    split = split.replace("{\n", "{\n  " + mesh + "\n", 1)
-    assert mesh in split and "sdy.sharding" in split
+    simulated_and_native_agree(source, args, want, atol=1e-5)
+    split = with_first_argument_split(source, "tensor<8x16xf32>", ["data", ""], "data", 2)
     for g, w in zip(mpirun.run(split, "main", args, ranks=2, timeout=300), want, strict=True):
         np.testing.assert_allclose(np.asarray(g), w, rtol=1e-5, atol=1e-5)

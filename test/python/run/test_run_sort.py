@@ -3,8 +3,8 @@
 and PyTorch's answers natively (NaN, -0.0, ties in index order,
 descending, integer keys, several operands, a sort along a leading
 dimension, lengths 1 and odd, a row longer than a quadratic count could
-take), also with the rows split over 2 ranks; a marked count that is not a
-sort (its two comparisons not mirrors of each other) keeps its loops and
+take; `test_jax_sort.py` runs them with the rows split over 2 ranks); a
+marked count that is not a sort (its two comparisons not mirrors of each other) keeps its loops and
 its meaning."""
 
 from __future__ import annotations
@@ -81,22 +81,6 @@ def test_a_long_row_and_odd_lengths() -> None:
     assert _taken(source) == 2
     got = mpirun.run(source, "main", [x], ranks=1, timeout=300)
     _same(got, [np.sort(x, axis=1), np.argsort(x, axis=1, kind="stable")])
-
-
-def test_rows_split_over_2_ranks() -> None:
-    x = np.random.default_rng(1).standard_normal((8, 33)).astype(np.float32)
-    fn = lambda x: (jnp.sort(x, axis=1), jnp.argsort(x, axis=1))  # noqa: E731
-    with ir.Context():
-        module = from_jax(fn, x)
-        text = str(module)
-    mesh = 'sdy.mesh @mesh = <["rows"=2]>'
-    split = text.replace("func.func public @main(%arg0: tensor<8x33xf32>",
-                         'func.func public @main(%arg0: tensor<8x33xf32> '
-                         '{sdy.sharding = #sdy.sharding<@mesh, [{"rows"}, {}]>}', 1)
-    split = split.replace("{\n", "{\n  " + mesh + "\n", 1)
-    assert "sdy.sharding" in split and mesh in split
-    _same(mpirun.run(split, "main", [x], ranks=2, timeout=300),
-          [np.sort(x, axis=1), np.argsort(x, axis=1, kind="stable")])
 
 
 def test_torch_sorts() -> None:
