@@ -191,6 +191,8 @@ def _read(op: ir.Operation) -> _Count | None:
             if other is None:
                 return None
             partner[arg], partner[other] = other, arg
+    if any(side != "row" and arg not in partner for arg, side in zip(args, sides, strict=False)):
+        return None  # an input read at i alone: the comparison cannot be swapped
     comparator = _slice(j_first, body)
     if comparator is None or not _mirrors(j_first, i_first, partner, body) or \
             any(v == args[-1] for o in comparator for v in o.operands):

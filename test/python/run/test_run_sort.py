@@ -107,15 +107,15 @@ def test_torch_sorts() -> None:
 
 #: A count marked (or not) as a sort, comparing with {j_first} and {i_first}.
 _MARKED = """
-func.func @main(%x: tensor<2x5xf32>) -> tensor<2x5xi64> {{
+func.func @main(%x: tensor<2x5xf32>, %y: tensor<2x5xf32>) -> tensor<2x5xi64> {{
   %c0 = arith.constant 0 : i64
   %e = tensor.empty() : tensor<2x5xi64>
   %init = linalg.fill ins(%c0 : i64) outs(%e : tensor<2x5xi64>) -> tensor<2x5xi64>
   %r = linalg.generic {{indexing_maps = [affine_map<(r, i, j) -> (r, j)>, affine_map<(r, i, j) -> (r, i)>,
-                                        affine_map<(r, i, j) -> (r, i)>],
+                                        affine_map<(r, i, j) -> (r, i)>, affine_map<(r, i, j) -> (r, i)>],
                        iterator_types = ["parallel", "parallel", "reduction"], {mark}}}
-      ins(%x, %x : tensor<2x5xf32>, tensor<2x5xf32>) outs(%init : tensor<2x5xi64>) {{
-  ^bb0(%xj: f32, %xi: f32, %count: i64):
+      ins(%x, %x, %y : tensor<2x5xf32>, tensor<2x5xf32>, tensor<2x5xf32>) outs(%init : tensor<2x5xi64>) {{
+  ^bb0(%xj: f32, %xi: f32, %yi: f32, %count: i64):
     %odd = arith.trunci %count : i64 to i1
     %lt_j = arith.cmpf olt, %xj, %xi : f32
     %lt_i = arith.cmpf olt, %xi, %xj : f32
@@ -148,12 +148,15 @@ _LT = "arith.cmpf olt, %xj, %xi : f32"
     (_LT, "arith.cmpf olt, %xj, %xi : f32", MARK, 0),  # the same one, not swapped
     # Mirrors, but reading the count too (an odd count puts j first).
     ("arith.ori %lt_j, %odd : i1", "arith.ori %lt_i, %odd : i1", MARK, 0),
+    # The same on both sides, but y is read at i alone: not a swap.
+    ("arith.cmpf olt, %xj, %yi : f32", "arith.cmpf olt, %xi, %yi : f32", MARK, 0),
 ])
 def test_which_counts_are_taken(j_first: str, i_first: str, mark: str, taken: int) -> None:
     source = _MARKED.format(j_first=j_first, i_first=i_first, mark=mark)
     assert _taken(source) == taken
     x = np.array([[2.0, 1.0, 2.0, -1.0, 0.5], [3.0, 3.0, 1.0, 3.0, -2.0]], np.float32)
-    want = simulate(source, "main", [x])
-    _same(mpirun.run(source, "main", [x], ranks=1, timeout=300), want)
+    y = np.array([[0.0, 2.5, 1.5, -3.0, 1.0], [2.0, 0.0, 4.0, 1.0, -1.0]], np.float32)
+    want = simulate(source, "main", [x, y])
+    _same(mpirun.run(source, "main", [x, y], ranks=1, timeout=300), want)
     if taken:
         np.testing.assert_array_equal(np.asarray(want[0]), np.argsort(np.argsort(x, axis=1, kind="stable"), axis=1))
