@@ -32,11 +32,21 @@ def _identity_maps(op: ir.Operation) -> bool:
     return all(m == ir.AffineMap.get_identity(m.n_dims) for m in maps)
 
 
+def _is_sum(op: ir.Operation) -> bool:
+    """Whether generic `op` yields `addf` of its accumulator and a value."""
+    body = op.regions[0].blocks[0]
+    ops = [o.operation for o in body.operations]
+    if len(ops) < 2 or len(list(op.results)) != 1:
+        return False
+    add = defining_op(ops[-1].operands[0])
+    return add is not None and add.name == "arith.addf" and body.arguments[-1] in list(add.operands)
+
+
 def _reduced_count(op: ir.Operation) -> int | None:
-    """The number of elements each result element of reduction generic
-    `op` sums: the product of its reduction loops' sizes; None if one is
-    dynamic or there is none."""
-    if op.name != "linalg.generic":
+    """The number of elements each result element of sum generic `op`
+    adds: the product of its reduction loops' sizes; None if one is
+    dynamic, there is none, or `op` is no sum."""
+    if op.name != "linalg.generic" or not _is_sum(op):
         return None
     kinds = ["reduction" in str(a) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
     maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
