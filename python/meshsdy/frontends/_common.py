@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from mlir import ir
 
-from .._irwalk import defining_op, ops_named, ops_where  # noqa: F401  (the front doors' walks)
+from .._irwalk import (defining_op, indexing_maps, iterator_kinds, ops_named, ops_where,  # noqa: F401
+                       static_loop_sizes)  # the front doors' walks and readers of linalg ops
 
 #: Dialects whose ops meshsdy propagates, partitions, simulates and runs.
 SUPPORTED_DIALECTS = frozenset({

@@ -23,13 +23,13 @@ from __future__ import annotations
 import numpy as np
 from mlir import ir
 
-from ._common import defining_op, ops_named
+from ._common import defining_op, indexing_maps, iterator_kinds, ops_named, static_loop_sizes
 
 __all__ = ["means_in_f32"]
 
+
 def _identity_maps(op: ir.Operation) -> bool:
-    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
-    return all(m == ir.AffineMap.get_identity(m.n_dims) for m in maps)
+    return all(m == ir.AffineMap.get_identity(m.n_dims) for m in indexing_maps(op))
 
 
 def _is_sum(op: ir.Operation) -> bool:
@@ -48,16 +48,9 @@ def _reduced_count(op: ir.Operation) -> int | None:
     dynamic, there is none, or `op` is no sum."""
     if op.name != "linalg.generic" or not _is_sum(op):
         return None
-    kinds = ["reduction" in str(a) for a in ir.ArrayAttr(op.attributes["iterator_types"])]
-    maps = [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
-    sizes: dict[int, int] = {}
-    for value, m in zip(op.operands, maps, strict=True):
-        shape = ir.RankedTensorType(value.type).shape
-        for position, e in enumerate(m.results):
-            if isinstance(e, ir.AffineDimExpr):
-                sizes[ir.AffineDimExpr(e).position] = shape[position]
-    reduced = [d for d, is_reduction in enumerate(kinds) if is_reduction]
-    if not reduced or any(d not in sizes or sizes[d] < 0 for d in reduced):
+    sizes = static_loop_sizes(op, indexing_maps(op))
+    reduced = [d for d, kind in enumerate(iterator_kinds(op)) if kind == "reduction"]
+    if sizes is None or not reduced:
         return None
     return int(np.prod([sizes[d] for d in reduced]))
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from mlir import ir
 
-from .._irwalk import defining_op, ops_named, ops_where  # noqa: F401  (the rewrites' walks)
+from .._irwalk import (defining_op, indexing_maps, iterator_kinds, ops_named, ops_where,  # noqa: F401
+                       static_loop_sizes)  # the rewrites' walks and readers of linalg ops
 
 
 def static_binary_generic(op: ir.Operation) -> list[ir.Value] | None:
@@ -19,11 +20,6 @@ def static_binary_generic(op: ir.Operation) -> list[ir.Value] | None:
                for v in operands):
         return None
     return operands
-
-
-def indexing_maps(op: ir.Operation) -> list[ir.AffineMap]:
-    """A linalg op's indexing maps."""
-    return [ir.AffineMapAttr(a).value for a in ir.ArrayAttr(op.attributes["indexing_maps"])]
 
 
 def element_type(value: ir.Value) -> str:
@@ -47,22 +43,6 @@ def map_dims(m: ir.AffineMap) -> list[int] | None:
     return [ir.AffineDimExpr(e).position for e in m.results]
 
 
-def static_loop_sizes(op: ir.Operation, maps: list[ir.AffineMap]) -> list[int] | None:
-    """The size of each loop of linalg op `op` (whose indexing maps are
-    `maps`), read from the operands' static shapes where a map result is a
-    loop; None if one is dynamic or no operand gives a loop's size."""
-    sizes: dict[int, int] = {}
-    for value, m in zip(op.operands, maps, strict=True):
-        shape = ir.ShapedType(value.type).shape
-        for position, e in enumerate(m.results):
-            if isinstance(e, ir.AffineDimExpr):
-                if shape[position] < 0:
-                    return None
-                sizes[ir.AffineDimExpr(e).position] = shape[position]
-    n = maps[0].n_dims
-    return [sizes[d] for d in range(n)] if all(d in sizes for d in range(n)) else None
-
-
 def clone_ops(ops: list[ir.Operation], mapping: dict[ir.Value, ir.Value]) -> None:
     """Clones `ops` (ops without regions, in order) at the insertion point,
     their operands through `mapping`, which learns their results."""
@@ -72,12 +52,6 @@ def clone_ops(ops: list[ir.Operation], mapping: dict[ir.Value, ir.Value]) -> Non
                                    operands=[mapping.get(v, v) for v in inner.operands], attributes=attributes)
         for old, new in zip(inner.results, copy.results, strict=True):
             mapping[old] = new
-
-
-def iterator_kinds(op: ir.Operation) -> list[str]:
-    """"parallel" or "reduction" for each loop of linalg op `op`."""
-    return ["reduction" if "reduction" in str(a) else "parallel"
-            for a in ir.ArrayAttr(op.attributes["iterator_types"])]
 
 
 def parallel_iterators(count: int) -> ir.ArrayAttr:
