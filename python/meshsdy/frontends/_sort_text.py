@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from .._marks import SORT_RANK
+
 __all__ = ["FLOATS", "sort_function_text"]
 
 FLOATS = ("f16", "bf16", "f32", "f64")
@@ -62,7 +64,7 @@ def sort_function_text(name: str, shape: Sequence[int], dim: int, elements: Sequ
         f"  %rank_init = linalg.fill ins(%c0 : i64) outs(%rank_empty : {ranks}) -> {ranks}",
         # Loop `dim` is i (the element placed), the extra loop is j.
         f"  %rank = linalg.generic {{indexing_maps = [{', '.join([at_loop] * n + [at_dim] * n)}, {at_dim}], "
-        f"iterator_types = [{iterators}], meshsdy.sort_rank}} ins({operands} : {operand_types}) "
+        f"iterator_types = [{iterators}], {SORT_RANK}}} ins({operands} : {operand_types}) "
         f"outs(%rank_init : {ranks}) {{",
         f"  ^bb0({block_args}, %count: i64):",
         *before("j", "i", "%j_first"),

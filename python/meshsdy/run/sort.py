@@ -31,12 +31,10 @@ from dataclasses import dataclass
 
 from mlir import ir
 
+from .._marks import SORT_RANK as MARK
 from ._ir import clone_ops, defining_op, indexing_maps, iterator_kinds, map_dims, ops_where, static_loop_sizes
 
 __all__ = ["MARK", "ranks_by_merge_sort"]
-
-#: The unit attribute the front doors put on a sort's rank count.
-MARK = "meshsdy.sort_rank"
 
 #: The placeholder the comparator's clone replaces.
 _BEFORE = "__meshsdy_sort_before"
@@ -49,11 +47,12 @@ class _Count:
     sizes: list[int]  # per loop; the last is j
     sides: list[str]  # per input: "j", "i" or "row" (read at neither)
     before: ir.Value  # J: the body value "the element at j comes before the one at i"
+    comparator: list[ir.Operation]  # the body ops J is computed with, in order
 
 
 def _owner(value: ir.Value, name: str, body: ir.Block) -> ir.Operation | None:
-    op = defining_op(value)
-    return op if op is not None and op.name == name and op.parent == body.owner else None
+    op = _owner_in(value, body)
+    return op if op is not None and op.name == name else None
 
 
 def _index_of(value: ir.Value, body: ir.Block) -> int | None:
@@ -197,113 +196,113 @@ def _read(op: ir.Operation) -> _Count | None:
     if comparator is None or not _mirrors(j_first, i_first, partner, body) or \
             any(v == args[-1] for o in comparator for v in o.operands):
         return None  # not a comparison of the elements alone (it reads the count)
-    return _Count(op, dim, sizes, sides, j_first)
+    return _Count(op, dim, sizes, sides, j_first, comparator)
 
 
-def _memref(size: int) -> str:
-    return f"memref<{size}xindex>"
+#: One row's merge sort: %perm holds 0 .. m - 1, runs of width w of %src
+#: are merged into %dst (the left run's element first unless the right
+#: one comes before it: ties keep their index order), the two swap, and
+#: each element's place is added to its count. {loads} read the elements
+#: at %ia and %ib that {before} compares.
+_MERGE_SORT_ROW = """\
+    scf.for %q = %c0 to %cm step %c1 {{
+      memref.store %q, %perm[%q] : {perm}
+    }}
+    %sorted:3 = scf.while (%w = %c1, %src = %perm, %dst = %tmp) : (index, {perm}, {perm}) -> (index, {perm}, {perm}) {{
+      %more = arith.cmpi ult, %w, %cm : index
+      scf.condition(%more) %w, %src, %dst : index, {perm}, {perm}
+    }} do {{
+    ^bb0(%w: index, %src: {perm}, %dst: {perm}):
+      %w2 = arith.muli %w, %c2 : index
+      scf.for %lo = %c0 to %cm step %w2 {{
+        %mid0 = arith.addi %lo, %w : index
+        %mid = arith.minui %mid0, %cm : index
+        %hi0 = arith.addi %lo, %w2 : index
+        %hi = arith.minui %hi0, %cm : index
+        %ab:2 = scf.for %k = %lo to %hi step %c1 iter_args(%a = %lo, %b = %mid) -> (index, index) {{
+          %a_in = arith.cmpi ult, %a, %mid : index
+          %b_in = arith.cmpi ult, %b, %hi : index
+          %both = arith.andi %a_in, %b_in : i1
+          %take_b = scf.if %both -> (i1) {{
+            %ia = memref.load %src[%a] : {perm}
+            %ib = memref.load %src[%b] : {perm}
+{loads}
+            %before = {before}
+            scf.yield %before : i1
+          }} else {{
+            %a_done = arith.xori %a_in, %true : i1
+            scf.yield %a_done : i1
+          }}
+          %from = arith.select %take_b, %b, %a : index
+          %v = memref.load %src[%from] : {perm}
+          memref.store %v, %dst[%k] : {perm}
+          %a1 = arith.addi %a, %c1 : index
+          %b1 = arith.addi %b, %c1 : index
+          %a2 = arith.select %take_b, %a, %a1 : index
+          %b2 = arith.select %take_b, %b1, %b : index
+          scf.yield %a2, %b2 : index, index
+        }}
+      }}
+      scf.yield %w2, %dst, %src : index, {perm}, {perm}
+    }}
+    scf.for %q = %c0 to %cm step %c1 {{
+      %i = memref.load %sorted#1[%q] : {perm}
+      %old = memref.load %rank[{rank_at}] : {rank_type}
+      %place = arith.index_cast %q : index to {count_type}
+      %new = arith.addi %old, %place : {count_type}
+      memref.store %new, %rank[{rank_at}] : {rank_type}
+    }}"""
 
 
 def _function_text(name: str, count: _Count, extra: list[ir.Value]) -> str:
-    """The merge-sorting function, with a call of _BEFORE (the loaded
-    elements at b, then those at a, in the generic's input order) for the
-    comparator."""
+    """The merge-sorting function: its parameters are the generic's
+    distinct inputs, the `extra` values its comparator reads from outside,
+    and the count; a loop over the rows around _MERGE_SORT_ROW, whose
+    comparator is a call of _BEFORE (the elements at b, then those at a,
+    in the generic's input order) that the comparator's clone replaces."""
     op = count.op
     operands = list(op.operands)
     inputs, out = operands[:-1], operands[-1]
     maps = indexing_maps(op)
     dim, m, j_loop = count.dim, count.sizes[count.dim], len(count.sizes) - 1
     rows = [d for d in range(j_loop) if d != dim]
-    perm = _memref(m)
+    row = {d: f"%l{d}" for d in rows}
     distinct = list(dict.fromkeys(inputs))
     params = [f"%x{k}: {v.type}" for k, v in enumerate(distinct)]
     params += [f"%e{k}: {v.type}" for k, v in enumerate(extra)]
     params.append(f"%rank: {out.type}")
-    rank_type = ir.MemRefType(out.type).element_type
-
-    def at(loops: dict[int, str]) -> str:
-        return ", ".join(loops[d] for d in range(j_loop))
-
-    lines = [
-        f"func.func private @{name}({', '.join(params)}) {{",
-        "  %c0 = arith.constant 0 : index",
-        "  %c1 = arith.constant 1 : index",
-        "  %c2 = arith.constant 2 : index",
-        f"  %cm = arith.constant {m} : index",
-        "  %true = arith.constant true",
-        f"  %perm = memref.alloc() : {perm}",
-        f"  %tmp = memref.alloc() : {perm}",
-    ]
+    # b plays j, the candidate to come first: the inputs read at j (and
+    # those read at neither) are loaded at b, those read at i at a.
+    loads, call_args = [], []
+    for name_, index, taken in (("b", "%ib", ("j", "row")), ("a", "%ia", ("i",))):
+        for k, (value, mp, side) in enumerate(zip(inputs, maps, count.sides, strict=False)):
+            if side in taken:
+                loops = {**row, dim: index, j_loop: index}
+                position = ", ".join(loops[d] for d in map_dims(mp) or [])
+                loads.append(f"            %{name_}{k} = memref.load %x{distinct.index(value)}[{position}] : "
+                             f"{value.type}")
+                call_args.append((f"%{name_}{k}", str(ir.MemRefType(value.type).element_type)))
+    arg_types = ", ".join(t for _, t in call_args)
+    perm = f"memref<{m}xindex>"
+    body = _MERGE_SORT_ROW.format(
+        perm=perm, loads="\n".join(loads), rank_type=out.type,
+        before=f"func.call @{_BEFORE}({', '.join(v for v, _ in call_args)}) : ({arg_types}) -> i1",
+        rank_at=", ".join({**row, dim: "%i"}[d] for d in range(j_loop)),
+        count_type=ir.MemRefType(out.type).element_type)
+    lines = [f"func.func private @{name}({', '.join(params)}) {{",
+             "  %c0 = arith.constant 0 : index",
+             "  %c1 = arith.constant 1 : index",
+             "  %c2 = arith.constant 2 : index",
+             f"  %cm = arith.constant {m} : index",
+             "  %true = arith.constant true",
+             f"  %perm = memref.alloc() : {perm}",
+             f"  %tmp = memref.alloc() : {perm}"]
     for d in rows:
         lines += [f"  %n{d} = arith.constant {count.sizes[d]} : index",
                   f"  scf.for %l{d} = %c0 to %n{d} step %c1 {{"]
-    row = {d: f"%l{d}" for d in rows}
-    # The comparator's call takes the elements at b (inputs read at j, and
-    # those read at neither) then those at a (inputs read at i): b plays j,
-    # the candidate to come first.
-    loads, call_args = [], []
-    for name, index, taken in (("b", "%ib", ("j", "row")), ("a", "%ia", ("i",))):
-        for k, (value, mp, side) in enumerate(zip(inputs, maps, count.sides, strict=False)):
-            if side not in taken:
-                continue
-            loops = {**row, dim: index, j_loop: index}
-            position = ", ".join(loops[d] for d in map_dims(mp) or [])
-            loads.append(f"          %{name}{k} = memref.load %x{distinct.index(value)}[{position}] : {value.type}")
-            call_args.append((f"%{name}{k}", str(ir.MemRefType(value.type).element_type)))
-    lines += [
-        f"    scf.for %q = %c0 to %cm step %c1 {{",
-        f"      memref.store %q, %perm[%q] : {perm}",
-        "    }",
-        f"    %sorted:3 = scf.while (%w = %c1, %src = %perm, %dst = %tmp) : (index, {perm}, {perm}) "
-        f"-> (index, {perm}, {perm}) {{",
-        "      %more = arith.cmpi ult, %w, %cm : index",
-        f"      scf.condition(%more) %w, %src, %dst : index, {perm}, {perm}",
-        "    } do {",
-        f"    ^bb0(%w: index, %src: {perm}, %dst: {perm}):",
-        "      %w2 = arith.muli %w, %c2 : index",
-        "      scf.for %lo = %c0 to %cm step %w2 {",
-        "        %mid0 = arith.addi %lo, %w : index",
-        "        %mid = arith.minui %mid0, %cm : index",
-        "        %hi0 = arith.addi %lo, %w2 : index",
-        "        %hi = arith.minui %hi0, %cm : index",
-        "        %ab:2 = scf.for %k = %lo to %hi step %c1 iter_args(%a = %lo, %b = %mid) -> (index, index) {",
-        "          %a_in = arith.cmpi ult, %a, %mid : index",
-        "          %b_in = arith.cmpi ult, %b, %hi : index",
-        "          %both = arith.andi %a_in, %b_in : i1",
-        "          %take_b = scf.if %both -> (i1) {",
-        f"          %ia = memref.load %src[%a] : {perm}",
-        f"          %ib = memref.load %src[%b] : {perm}",
-        *loads,
-        f"          %before = func.call @{_BEFORE}({', '.join(v for v, _ in call_args)}) : "
-        f"({', '.join(t for _, t in call_args)}) -> i1",
-        "          scf.yield %before : i1",
-        "          } else {",
-        "          %a_done = arith.xori %a_in, %true : i1",
-        "          scf.yield %a_done : i1",
-        "          }",
-        "          %from = arith.select %take_b, %b, %a : index",
-        f"          %v = memref.load %src[%from] : {perm}",
-        f"          memref.store %v, %dst[%k] : {perm}",
-        "          %a1 = arith.addi %a, %c1 : index",
-        "          %b1 = arith.addi %b, %c1 : index",
-        "          %a2 = arith.select %take_b, %a, %a1 : index",
-        "          %b2 = arith.select %take_b, %b1, %b : index",
-        "          scf.yield %a2, %b2 : index, index",
-        "        }",
-        "      }",
-        f"      scf.yield %w2, %dst, %src : index, {perm}, {perm}",
-        "    }",
-        "    scf.for %q = %c0 to %cm step %c1 {",
-        f"      %i = memref.load %sorted#1[%q] : {perm}",
-        f"      %old = memref.load %rank[{at({**row, dim: '%i'})}] : {out.type}",
-        f"      %place = arith.index_cast %q : index to {rank_type}",
-        f"      %new = arith.addi %old, %place : {rank_type}",
-        f"      memref.store %new, %rank[{at({**row, dim: '%i'})}] : {out.type}",
-        "    }",
-    ]
-    lines += ["  }"] * len(rows)
-    lines += [f"  memref.dealloc %perm : {perm}", f"  memref.dealloc %tmp : {perm}", "  return", "}",
-              f"func.func private @{_BEFORE}({', '.join(t for _, t in call_args)}) -> i1"]
+    lines += [body, *["  }"] * len(rows),
+              f"  memref.dealloc %perm : {perm}", f"  memref.dealloc %tmp : {perm}", "  return", "}",
+              f"func.func private @{_BEFORE}({arg_types}) -> i1"]
     return "\n".join(lines)
 
 
@@ -323,7 +322,7 @@ def _rewrite(count: _Count, module: ir.Module, name: str) -> None:
     op = count.op
     body = op.regions[0].blocks[0]
     args = list(body.arguments)
-    comparator = _slice(count.before, body) or []
+    comparator = count.comparator
     inside = {r for o in comparator for r in o.results}
     extra = list(dict.fromkeys(v for o in comparator for v in o.operands
                                if v not in inside and v not in args))
