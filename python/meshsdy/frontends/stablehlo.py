@@ -96,9 +96,7 @@ def _legalize_in_jaxlib(text: str) -> str:
             module = jax_ir.Module.parse(text)
         except jax_ir.MLIRError as e:
             raise FrontendError(f"{_SOURCE}: jaxlib cannot parse the program: {_one_line(e)}") from None
-        _empty_values_as_constants(module, jax_ir)
-        _barriers_as_identities(module, jax_ir)
-        _reduces_over_nothing_as_operands(module, jax_ir)
+        _before_legalization(module, jax_ir)
         try:
             jax_passmanager.PassManager.parse(JAXLIB_PIPELINE).run(module.operation)
         except jax_ir.MLIRError as e:
@@ -107,82 +105,59 @@ def _legalize_in_jaxlib(text: str) -> str:
         return module.operation.get_asm(enable_debug_info=True, print_generic_op_form=True)
 
 
-def _empty_values_as_constants(module: Any, jax_ir: Any) -> None:
-    """Replaces each StableHLO op without regions or effects whose results
-    all have no elements by empty constants; `module` is jaxlib's, `jax_ir`
-    its `ir` module. `lax.associative_scan` slices `x[2:2:2]` of a
-    2-element dimension, which jaxlib's legalization writes as an
-    `extract_slice` at offset 2, and the verifier refuses (offset 2 >= 2):
-    the legalization failed. An empty value needs no computing."""
-    empty: list[Any] = []
-
-    def visit(op: Any) -> Any:
-        results = list(op.results)
-        if op.name.startswith("stablehlo.") and op.name not in _KEPT_EVEN_EMPTY and not len(op.regions) and \
-                results and all(isinstance(r.type, jax_ir.RankedTensorType) and
-                                0 in jax_ir.RankedTensorType(r.type).shape for r in results):
-            empty.append(op)
-        return jax_ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    for op in empty:
-        with jax_ir.InsertionPoint(op), op.location:
-            for result in op.results:
-                value = jax_ir.Attribute.parse(f"dense<> : {result.type}")
-                constant = jax_ir.Operation.create("stablehlo.constant", results=[result.type],
-                                                   attributes={"value": value})
-                result.replace_all_uses_with(constant.results[0])
-        op.erase()
-
-
-def _barriers_as_identities(module: Any, jax_ir: Any) -> None:
-    """Replaces each `stablehlo.optimization_barrier` by its operands;
-    `module` is jaxlib's, `jax_ir` its `ir` module. `jax.checkpoint`
-    (rematerialization: gradient checkpointing) puts one around the values
-    a backward pass recomputes, so that XLA does not merge the recomputation
-    with the forward pass; its values are its operands, and meshsdy
-    schedules nothing across it."""
-    barriers: list[Any] = []
-
-    def visit(op: Any) -> Any:
-        if op.name == "stablehlo.optimization_barrier":
-            barriers.append(op)
-        return jax_ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    for op in barriers:
-        for result, operand in zip(op.results, op.operands, strict=True):
-            result.replace_all_uses_with(operand)
-        op.erase()
-
-
-def _reduces_over_nothing_as_operands(module: Any, jax_ir: Any) -> None:
-    """Replaces each `stablehlo.reduce` over no dimension by its inputs, as
-    XLA computes it (StableHLO leaves how many init values join each
-    element's combination to the implementation; XLA joins none: `lax.reduce`
-    of x with init 10 and `a - b` over no dimension is x); `module` is
-    jaxlib's, `jax_ir` its `ir` module. jnp.unique(size=...) writes one (an
-    `or` over no dimension), which jaxlib's legalization leaves as it is."""
-    found: list[Any] = []
-
-    def visit(op: Any) -> Any:
-        if op.name == "stablehlo.reduce" and not len(jax_ir.DenseI64ArrayAttr(op.attributes["dimensions"])):
-            inputs = list(op.operands)[:len(op.results)]
-            if [str(v.type) for v in inputs] == [str(r.type) for r in op.results]:
-                found.append((op, inputs))
-        return jax_ir.WalkResult.ADVANCE
-
-    module.operation.walk(visit)
-    for op, inputs in found:
-        for result, value in zip(op.results, inputs, strict=True):
-            result.replace_all_uses_with(value)
-        op.erase()
-
-
 #: Ops an empty result does not make pointless: they have effects.
 _KEPT_EVEN_EMPTY = frozenset({"stablehlo.constant", "stablehlo.custom_call", "stablehlo.send", "stablehlo.recv",
                               "stablehlo.infeed", "stablehlo.outfeed", "stablehlo.optimization_barrier",
                               "stablehlo.rng_bit_generator", "stablehlo.after_all", "stablehlo.create_token"})
+
+
+def _before_legalization(module: Any, jax_ir: Any) -> None:
+    """What jaxlib's legalization fails on or leaves, replaced first in one
+    walk; `module` is jaxlib's, `jax_ir` its `ir` module:
+
+    - a `stablehlo.optimization_barrier` by its operands: `jax.checkpoint`
+      (gradient checkpointing) puts one around what the backward pass
+      recomputes, to keep XLA from merging recomputation and forward
+      pass; meshsdy schedules nothing across it;
+    - a `stablehlo.reduce` over no dimension by its inputs, as XLA computes
+      it (StableHLO leaves how many init values join each element to the
+      implementation; XLA joins none: `lax.reduce` of x with init 10 and
+      `a - b` over no dimension is x); jnp.unique(size=...) writes one,
+      which the legalization leaves;
+    - an op without regions or effects whose results, of static shapes,
+      hold no elements, by empty constants: `lax.associative_scan` slices
+      `x[2:2:2]` of two elements, which the legalization wrote as an
+      `extract_slice` at offset 2 that the verifier refuses."""
+    found: list[tuple[Any, list[Any] | None]] = []  # (op, its results' replacements; None: empty constants)
+
+    def empty(result: Any) -> bool:
+        t = result.type
+        return isinstance(t, jax_ir.RankedTensorType) and t.has_static_shape and 0 in t.shape
+
+    def visit(op: Any) -> Any:
+        name, results = op.name, list(op.results)
+        if name == "stablehlo.optimization_barrier":
+            found.append((op, list(op.operands)))
+        elif name == "stablehlo.reduce" and not len(jax_ir.DenseI64ArrayAttr(op.attributes["dimensions"])):
+            inputs = list(op.operands)[:len(results)]
+            if [str(v.type) for v in inputs] == [str(r.type) for r in results]:
+                found.append((op, inputs))
+        elif name.startswith("stablehlo.") and name not in _KEPT_EVEN_EMPTY and not len(op.regions) and \
+                results and all(map(empty, results)):
+            found.append((op, None))
+        return jax_ir.WalkResult.ADVANCE
+
+    module.operation.walk(visit)
+    for op, replacements in found:
+        if replacements is None:
+            with jax_ir.InsertionPoint(op), op.location:
+                replacements = [jax_ir.Operation.create(
+                    "stablehlo.constant", results=[r.type],
+                    attributes={"value": jax_ir.Attribute.parse(f"dense<> : {r.type}")}).results[0]
+                    for r in op.results]
+        for result, value in zip(op.results, replacements, strict=True):
+            result.replace_all_uses_with(value)
+        op.erase()
 
 
 #: The StableHLO ops whose region says how to combine two values.
