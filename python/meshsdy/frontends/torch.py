@@ -11,7 +11,9 @@
         input_specs=[P("data", None)])
     outputs = meshsdy.run.run(str(module), "main", parameters + [x.numpy()], ranks=4)
 
-`from_torch` exports the model with `torch_mlir.fx.export_and_import(...,
+`from_torch` exports the model with `torch.export`, has each bf16/f16
+ATen op compute in f32 and round once as PyTorch's CPU kernels do
+(`_torch_opmath`), imports it with `torch_mlir.fx.export_and_import(...,
 output_type="torch")` and lowers the result to linalg-on-tensors
 (`LINALG_PIPELINE`, what `output_type="linalg-on-tensors"` runs) in a child
 process, so that a crash of torch-mlir's conversion is an error, not the
@@ -50,6 +52,7 @@ from ..resources import ElidedResourceError, check_resources
 from ..sharding import Mesh, NamedSharding, PartitionSpec, annotate_function
 from ._common import FrontendError, check_no_foreign_ops
 from ._torch_mean import means_in_f32
+from ._torch_opmath import compute_16_bit_in_f32
 from ._wide_accumulation import accumulate_in_f32
 from ._tm_tensor import lower_tm_tensor, torch_mlir_context
 from ._torch_argmax import nan_first_argmax
@@ -168,6 +171,7 @@ def _parameter_specs(names: list[str], shardings: Mapping[str, PartitionSpec]) -
 def _export(module: Any, names: list[str], values: list[Any], inputs: tuple[Any, ...], func_name: str) -> str:
     """torch-mlir's Torch backend IR of `module` with the named parameters
     as leading arguments, printed with its locations."""
+    import torch
     from torch_mlir import fx
 
     target: Any = module
@@ -175,7 +179,9 @@ def _export(module: Any, names: list[str], values: list[Any], inputs: tuple[Any,
         target = _Stateless(module, names)
     try:
         with _persistent_buffers(module):
-            exported = fx.export_and_import(target, *values, *inputs, output_type="torch", func_name=func_name)
+            program = torch.export.export(target, (*values, *inputs), strict=False)
+            compute_16_bit_in_f32(program)
+            exported = fx.export_and_import(program, output_type="torch", func_name=func_name)
     except Exception as e:  # torch.export and torch-mlir raise many kinds
         raise FrontendError(f"torch-mlir: exporting {type(module).__name__} failed: {_first_line(e)}") from None
     refuse_signed_reads_of_unsigned(exported, type(module).__name__)
