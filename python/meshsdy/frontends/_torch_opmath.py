@@ -16,12 +16,14 @@ rounded back (`aten._to_copy`), each op on its own, so that every value
 the program holds between two ops is the 16-bit value PyTorch holds. The
 few kernels that do round a scalar operand to 16 bits first (`x + 0.3337`
 adds bf16(0.3337); `x * 0.3337` does not) get it rounded
-(`_ROUNDS_SCALARS`). Left as they are: ops that only move or pick elements
-(views, slices, concatenations, gathers, `where`, max; exact in any type),
-conversions and ops given an explicit dtype (`_to_copy`,
-`sum(dtype=...)`), ops that mutate an operand, and ops with no 16-bit
-float result (a comparison rounds its scalar to the operand's type in
-PyTorch too).
+(`_ROUNDS_SCALARS`). A mean of f32 data given a 16-bit dtype is the f32
+mean rounded once, as PyTorch computes it (torch-mlir converted each
+element first: 7e4 is inf in f16). Left as they are: ops that only move
+or pick elements (views, slices, concatenations, gathers, `where`, max;
+exact in any type), conversions and other ops given an explicit dtype
+(`_to_copy`; `sum(dtype=...)`, which PyTorch does convert first), ops
+that mutate an operand, and ops with no 16-bit float result (a comparison
+rounds its scalar to the operand's type in PyTorch too).
 
 Not reproduced: PyTorch's default CPU attention kernel (flash attention)
 adds in blocks, a few percent of its bf16 results an ulp away from the
@@ -100,6 +102,17 @@ def compute_16_bit_in_f32(program: Any) -> int:
 
     count = 0
     for node in list(graph.nodes):
+        if _is_mean_to_16_bit(node):
+            # PyTorch's mean(dtype=f16) of f32 data is the f32 mean rounded
+            # once (torch-mlir converts each element first).
+            with graph.inserting_before(node):
+                wide = graph.call_function(node.target, node.args, {k: v for k, v in node.kwargs.items()
+                                                                     if k != "dtype"})
+            wide.meta = dict(node.meta)
+            wide.meta["val"] = _as_f32(node.meta["val"])
+            round_back(node, wide)
+            count += 1
+            continue
         if not _widens(node):
             continue
         dtype = next(r.dtype for r in _results(node.meta["val"]) if _is_16_bit(r))
@@ -158,6 +171,17 @@ def _is_16_bit(value: Any) -> bool:
 
 def _results(val: Any) -> list[Any]:
     return list(val) if isinstance(val, (tuple, list)) else [val]
+
+
+def _is_mean_to_16_bit(node: Any) -> bool:
+    """Whether `node` is a mean of f32 data given a 16-bit dtype."""
+    import torch
+
+    if node.op != "call_function" or node.target not in (torch.ops.aten.mean.dim, torch.ops.aten.mean.default):
+        return False
+    data = node.args[0].meta.get("val")
+    return (_is_16_bit(node.meta.get("val")) and isinstance(data, torch.Tensor) and data.dtype == torch.float32
+            and node.kwargs.get("dtype") is not None)
 
 
 def _widens(node: Any) -> bool:

@@ -142,3 +142,24 @@ def test_what_is_not_widened() -> None:
     assert compute_16_bit_in_f32(program) == 2  # mul, softmax
     kept = [n.target for n in program.graph.nodes if n.op == "call_function"]
     assert aten.t.default in kept and aten.sum.dim_IntList in kept
+
+
+def test_a_mean_given_a_16_bit_dtype_is_the_f32_mean_rounded() -> None:
+    """`mean(dtype=torch.float16)` of f32 data: PyTorch's is the f32 mean
+    rounded once (0.75 below), where torch-mlir converted each element
+    first (7e4 is inf in f16: NaN). `sum(dtype=...)` does convert first in
+    PyTorch too, and stays so."""
+    z = torch.tensor([[7e4, -7e4, 1.0, 2.0], [0.1, 0.2, 0.3, 0.4001]])
+
+    class _Means(torch.nn.Module):
+        def forward(self, z):  # noqa: ANN001, ANN201
+            return z.mean(1, dtype=torch.float16), z.mean(dtype=torch.bfloat16), z.sum(1, dtype=torch.float16)
+
+    want = flatten_outputs(_Means()(z))
+    assert float(want[0][0]) == 0.75 and np.isnan(want[2][0])
+    module, _ = from_torch(_Means(), (z,))
+    source = str(module)
+    for what, got in (("simulated", simulate(source, "main", [z.numpy()])),
+                      ("native", mpirun.run(source, "main", [z.numpy()], ranks=1, timeout=300))):
+        for k, (g, w) in enumerate(zip(got, want, strict=True)):
+            assert _same(g, w), f"{what}: result {k}: {g} against PyTorch's {w}"
