@@ -221,6 +221,13 @@ static void callGemm(const Problem *p, int ta, int tb, int64_t M, int64_t N, int
 static int gemms(Problem *p) {
   if (!(p->elem == sizeof(float) ? (void *)meshsdyGemmF32 : (void *)meshsdyGemmF64))
     return 0;
+  /* An empty loop (a rank's empty piece of an uneven split) leaves C as it
+   * is. Checked first: a loop of size 0 is no GEMM role (pickLoop takes
+   * sizes above 1), so it would be an outer loop run once, reading A and B
+   * past their ends (k) or writing past C's (m, n). */
+  for (int l = 0; l < p->loops; ++l)
+    if (p->size[l] == 0)
+      return 1;
   int64_t M = sizeOf(p, p->m), N = sizeOf(p, p->n), K = sizeOf(p, p->k);
   Slice sa = {M, K, strideOf(&p->a, p->m), strideOf(&p->a, p->k)};
   Slice sb = {K, N, strideOf(&p->b, p->k), strideOf(&p->b, p->n)};
@@ -248,7 +255,7 @@ static int gemms(Problem *p) {
   for (int l = 0; l < p->loops; ++l)
     if (l != p->m && l != p->n && l != p->k && !p->merged[l] && p->size[l] != 1)
       outer[nOuter++] = l;
-  for (int done = M == 0 || N == 0 || K == 0; !done;) {
+  for (int done = 0; !done;) {
     int64_t oa = 0, ob = 0, oc = 0;
     for (int i = 0; i < nOuter; ++i) {
       oa += index[i] * p->a.stride[outer[i]];

@@ -230,6 +230,54 @@ def test_uneven_pieces_and_an_odd_split_k_on_2_ranks() -> None:
         np.testing.assert_allclose(g, a.astype(np.float64) @ b, rtol=1e-5, atol=1e-5)
 
 
+#: A batch matmul of dynamic sizes (from the last argument: batch, m, n, k)
+#: into a piece of a buffer of ones, which is returned whole: what stands
+#: outside the piece must stay 1.
+EMPTY_LOOPS = """
+func.func @f(%x: tensor<2x3x4xf32>, %w: tensor<2x4x3xf32>, %sizes: tensor<4xi32>) -> tensor<2x3x3xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %s0 = tensor.extract %sizes[%c0] : tensor<4xi32>
+  %s1 = tensor.extract %sizes[%c1] : tensor<4xi32>
+  %s2 = tensor.extract %sizes[%c2] : tensor<4xi32>
+  %s3 = tensor.extract %sizes[%c3] : tensor<4xi32>
+  %b = arith.index_cast %s0 : i32 to index
+  %m = arith.index_cast %s1 : i32 to index
+  %n = arith.index_cast %s2 : i32 to index
+  %k = arith.index_cast %s3 : i32 to index
+  %one = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<2x3x3xf32>
+  %ones = linalg.fill ins(%one : f32) outs(%e : tensor<2x3x3xf32>) -> tensor<2x3x3xf32>
+  %xs = tensor.extract_slice %x[0, 0, 0] [%b, %m, %k] [1, 1, 1] : tensor<2x3x4xf32> to tensor<?x?x?xf32>
+  %ws = tensor.extract_slice %w[0, 0, 0] [%b, %k, %n] [1, 1, 1] : tensor<2x4x3xf32> to tensor<?x?x?xf32>
+  %piece = tensor.extract_slice %ones[0, 0, 0] [%b, %m, %n] [1, 1, 1] : tensor<2x3x3xf32> to tensor<?x?x?xf32>
+  %mm = linalg.batch_matmul ins(%xs, %ws : tensor<?x?x?xf32>, tensor<?x?x?xf32>)
+                           outs(%piece : tensor<?x?x?xf32>) -> tensor<?x?x?xf32>
+  %r = tensor.insert_slice %mm into %ones[0, 0, 0] [%b, %m, %n] [1, 1, 1] : tensor<?x?x?xf32> into tensor<2x3x3xf32>
+  return %r : tensor<2x3x3xf32>
+}
+"""
+
+
+@pytest.mark.parametrize("sizes", [(2, 3, 3, 0), (2, 0, 3, 4), (2, 3, 0, 4), (0, 3, 3, 4), (1, 2, 2, 3)],
+                         ids=["k0", "m0", "n0", "batch0", "none-empty"])
+def test_a_contraction_with_an_empty_loop_adds_nothing(sizes: tuple[int, int, int, int]) -> None:
+    """A rank's empty piece of an uneven split (2 rows over 4 ranks) makes a
+    loop of the contraction empty. The runtime took a loop of size 0 for an
+    outer loop and ran it once: with k empty it added x[:, :, 0] * w[:, 0]
+    (a wrong answer, found by fuzz_counts --native, seed 990826), with m,
+    n or the batch empty it wrote outside C."""
+    rng = np.random.default_rng(7)
+    x, w = rng.standard_normal((2, 3, 4)).astype(np.float32), rng.standard_normal((2, 4, 3)).astype(np.float32)
+    b, m, n, k = sizes
+    want = np.ones((2, 3, 3), np.float32)
+    want[:b, :m, :n] += x[:b, :m, :k] @ w[:b, :k, :n]
+    (got,) = mpirun.run(EMPTY_LOOPS, "f", [x, w, np.array(sizes, np.int32)], ranks=1, timeout=180)
+    np.testing.assert_allclose(got, want, rtol=1e-6, atol=1e-6)
+
+
 def test_every_buffer_the_code_allocates_is_freed() -> None:
     """One-shot bufferization frees nothing; the lowering frees every
     buffer it allocates, the send buffers of convert-mesh-to-mpi's
