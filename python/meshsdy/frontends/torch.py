@@ -180,12 +180,37 @@ def _export(module: Any, names: list[str], values: list[Any], inputs: tuple[Any,
     try:
         with _persistent_buffers(module):
             program = torch.export.export(target, (*values, *inputs), strict=False)
+            _views_as_reshapes(program)
             compute_16_bit_in_f32(program)
             exported = fx.export_and_import(program, output_type="torch", func_name=func_name)
     except Exception as e:  # torch.export and torch-mlir raise many kinds
-        raise FrontendError(f"torch-mlir: exporting {type(module).__name__} failed: {_first_line(e)}") from None
+        said = _first_line(e)
+        if "cache_utils" in said:  # a Hugging Face model returning its key/value cache
+            said += " (a Hugging Face model: set config.use_cache=False, or pass use_cache=False in forward)"
+        raise FrontendError(f"torch-mlir: exporting {type(module).__name__} failed: {said}") from None
     refuse_signed_reads_of_unsigned(exported, type(module).__name__)
     return exported.operation.get_asm(enable_debug_info=True)
+
+
+def _views_as_reshapes(program: Any) -> int:
+    """Makes each `aten.view` of the exported program that no op mutates
+    through an `aten.reshape` (the same values; a copy where the strides
+    do not allow a view); returns how many. torch-mlir's decompositions
+    retrace the program with strides of their own: Hugging Face GPT-2's
+    `x.view(-1, x.size(-1))` of its attention's output was refused there
+    ("Cannot view a tensor with shape [2, 32, 64] and strides (64, 128,
+    1)") with the default `scaled_dot_product_attention`."""
+    import torch
+
+    aten = torch.ops.aten
+    views = [n for n in program.graph.nodes if n.op == "call_function" and n.target == aten.view.default
+             and not any(isinstance(u.target, torch._ops.OpOverload) and u.target._schema.is_mutable
+                         for u in n.users)]
+    for node in views:
+        node.target = aten.reshape.default
+    if views:
+        program.graph_module.recompile()
+    return len(views)
 
 
 #: torch-mlir's lowering of Torch backend IR to linalg, as `fx` runs it.
