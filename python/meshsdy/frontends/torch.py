@@ -178,7 +178,7 @@ def _export(module: Any, names: list[str], values: list[Any], inputs: tuple[Any,
     if names:
         target = _Stateless(module, names)
     try:
-        with _persistent_buffers(module):
+        with _persistent_buffers(module), _static_experts(module):
             program = torch.export.export(target, (*values, *inputs), strict=False)
             _views_as_reshapes(program)
             compute_16_bit_in_f32(program)
@@ -277,6 +277,28 @@ def _persistent_buffers(module: Any) -> Iterator[None]:
     finally:
         for m, names in hidden:
             m._non_persistent_buffers_set.update(names)
+
+
+@contextlib.contextmanager
+def _static_experts(module: Any) -> Iterator[None]:
+    """Has `module`'s Hugging Face mixture-of-experts layers use
+    transformers' `batched_mm` experts while it is exported, and restores
+    their choice. Each token's k experts are then one batched matmul of
+    gathered weights; the default implementations size their work by the
+    routing (`histc` and grouped matmuls, or a loop over the experts a
+    `nonzero` finds), which a program of static shapes cannot hold
+    (torch-mlir refused `aten.histc` in Mixtral). The same sums, in
+    another order."""
+    configs = {id(m.config): m.config for m in module.modules()
+               if getattr(getattr(m, "config", None), "_experts_implementation", None) not in (None, "batched_mm")}
+    chosen = {key: config._experts_implementation for key, config in configs.items()}
+    for config in configs.values():
+        config._experts_implementation = "batched_mm"
+    try:
+        yield
+    finally:
+        for key, config in configs.items():
+            config._experts_implementation = chosen[key]
 
 
 def _Stateless(module: Any, names: list[str]) -> Any:

@@ -1,4 +1,4 @@
-"""Eleven more of Hugging Face `transformers`' architectures, each from a
+"""Twelve more of Hugging Face `transformers`' architectures, each from a
 small config (random weights, nothing downloaded), through torch-mlir,
 with the batch split over "data" and every 2-D weight split over "model"
 along one dimension or the other (alternating: column- and row-parallel
@@ -9,7 +9,8 @@ relative position buckets and RMSNorm, OPT's learned offset positions,
 BLOOM's ALiBi, GPT-NeoX's partial rotary and parallel residual,
 Mistral's and Qwen2's grouped queries, Phi's partial rotary with a
 parallel block, Gemma's GeGLU and scaled embeddings, DistilBERT, GPT-2
-with PyTorch's fused attention."""
+with PyTorch's fused attention, Mixtral's mixture of experts (top-2 of
+4 experts per token)."""
 
 from __future__ import annotations
 
@@ -41,6 +42,11 @@ _MODELS: dict[str, Callable[[], Any]] = {
     # _views_as_reshapes; the zoo's GPT-2 runs the eager attention).
     "gpt2-sdpa": lambda: T.GPT2LMHeadModel(T.GPT2Config(vocab_size=64, n_positions=16, n_embd=32, n_layer=2,
                                                          n_head=4)),
+    # Mixture of experts: exported with transformers' batched_mm experts
+    # (frontends/torch.py _static_experts); its default sized its work by
+    # the routing (aten.histc), which torch-mlir refused.
+    "mixtral": lambda: T.MixtralForCausalLM(T.MixtralConfig(**_SMALL, num_key_value_heads=2, max_position_embeddings=16,
+                                                            num_local_experts=4, num_experts_per_tok=2)),
     "opt": lambda: T.OPTForCausalLM(T.OPTConfig(vocab_size=64, hidden_size=32, num_attention_heads=4, ffn_dim=64,
                                                 num_hidden_layers=2, max_position_embeddings=16,
                                                 word_embed_proj_dim=32)),
@@ -102,3 +108,11 @@ def test_a_model_returning_its_cache_is_refused_with_the_way_out() -> None:
     model.config.use_cache = False
     module, _ = from_torch(model, (torch.randint(0, 64, (2, 8)),))
     assert "func.func" in str(module)
+
+
+def test_the_experts_implementation_is_the_users_again_after_the_export() -> None:
+    model = _FirstOutput(_MODELS["mixtral"]()).eval()
+    chosen = model.model.config._experts_implementation
+    assert chosen not in (None, "batched_mm")
+    from_torch(model, (torch.randint(0, 64, (2, 8)),))
+    assert model.model.config._experts_implementation == chosen
