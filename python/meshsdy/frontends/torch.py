@@ -181,6 +181,7 @@ def _export(module: Any, names: list[str], values: list[Any], inputs: tuple[Any,
         with _persistent_buffers(module), _static_experts(module):
             program = torch.export.export(target, (*values, *inputs), strict=False)
             _views_as_reshapes(program)
+            _listed_constants_as_copies(program)
             compute_16_bit_in_f32(program)
             exported = fx.export_and_import(program, output_type="torch", func_name=func_name)
     except Exception as e:  # torch.export and torch-mlir raise many kinds
@@ -211,6 +212,44 @@ def _views_as_reshapes(program: Any) -> int:
     if views:
         program.graph_module.recompile()
     return len(views)
+
+
+def _listed_constants_as_copies(program: Any) -> int:
+    """Gives each buffer, parameter or constant the exported program takes
+    that an op reads from inside a list (`x[index_buffer]`: `aten.index`'s
+    indices) a copy (`aten.clone`) for the list to hold; returns how many
+    lists changed. torch-mlir's importer bakes those inputs in as tensors
+    and refused them inside a list ("Heterogeneous lists are not
+    supported: expected vtensor, got <class 'torch.Tensor'>": Swin's
+    relative position index)."""
+    import torch
+
+    signature = program.graph_signature
+    baked = {*signature.inputs_to_buffers, *signature.inputs_to_parameters,
+             *signature.inputs_to_lifted_tensor_constants}
+    graph = program.graph_module.graph
+    changed = 0
+    for node in list(graph.nodes):
+        if node.op != "call_function":
+            continue
+        args = list(node.args)
+        for i, arg in enumerate(args):
+            if not isinstance(arg, (list, tuple)):
+                continue
+            listed = [a for a in arg if isinstance(a, torch.fx.Node) and a.op == "placeholder" and a.name in baked]
+            if not listed:
+                continue
+            copies = {}
+            for value in listed:
+                with graph.inserting_before(node):
+                    copies[value] = graph.call_function(torch.ops.aten.clone.default, (value,))
+                copies[value].meta = dict(value.meta)
+            args[i] = type(arg)(copies.get(a, a) if isinstance(a, torch.fx.Node) else a for a in arg)
+            changed += 1
+        node.args = tuple(args)
+    if changed:
+        program.graph_module.recompile()
+    return changed
 
 
 #: torch-mlir's lowering of Torch backend IR to linalg, as `fx` runs it.

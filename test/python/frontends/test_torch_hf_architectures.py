@@ -116,3 +116,33 @@ def test_the_experts_implementation_is_the_users_again_after_the_export() -> Non
     assert chosen not in (None, "batched_mm")
     from_torch(model, (torch.randint(0, 64, (2, 8)),))
     assert model.model.config._experts_implementation == chosen
+
+
+def test_a_swin_transformer_split_on_its_batch_agrees_with_torch() -> None:
+    """Swin reads its relative position bias table at a buffer of indices
+    (`table[index]`), which torch-mlir's importer refused inside
+    `aten.index`'s list of indices; the list holds a copy now
+    (frontends/torch.py _listed_constants_as_copies)."""
+    torch.manual_seed(0)
+    config = T.SwinConfig(image_size=16, patch_size=2, embed_dim=8, depths=[1, 1], num_heads=[2, 2], window_size=4)
+    model = _Images(T.SwinModel(config)).eval()
+    images = torch.randn(4, 3, 16, 16)
+    with torch.no_grad():
+        want = model(images).numpy()
+    with ir.Context():
+        module, weights = from_torch(model, (images,), mesh={"data": 2},
+                                     input_specs=[P("data", None, None, None)])
+        source = str(module)
+    got = mpirun.run(source, "main", [*weights, to_numpy(images)], ranks=2, timeout=900)
+    np.testing.assert_allclose(np.asarray(got[0]), want, rtol=1e-5, atol=1e-5)
+
+
+class _Images(torch.nn.Module):
+    """A vision model's first output (its last hidden state)."""
+
+    def __init__(self, model: Any) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, images):  # noqa: ANN001, ANN201
+        return self.model(images)[0]
