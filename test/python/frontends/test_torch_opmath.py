@@ -7,6 +7,8 @@ softmax, the division by 4111, the ELU and the sigmoid below were off
 
 from __future__ import annotations
 
+import os
+
 import numpy as np
 import pytest
 
@@ -188,3 +190,50 @@ def test_a_bf16_gpt2_is_pytorchs_bit_for_bit() -> None:
     for what, got in (("simulated", simulate(source, "main", inputs)),
                       ("native", mpirun.run(source, "main", inputs, ranks=1, timeout=300))):
         assert _same(got[0], to_numpy(want)), f"{what}: {np.mean(np.asarray(got[0]) != to_numpy(want)):.1%} off"
+
+
+def _hf_models() -> dict:
+    """Small Hugging Face models of four families, eager attention."""
+    t = pytest.importorskip("transformers")
+    small = dict(vocab_size=64, hidden_size=32, num_attention_heads=4, intermediate_size=64, num_hidden_layers=2)
+    return {
+        "llama": lambda: t.LlamaModel(t.LlamaConfig(**small, num_key_value_heads=2, max_position_embeddings=16)),
+        "roberta": lambda: t.RobertaModel(t.RobertaConfig(**small, max_position_embeddings=24)),
+        "bart": lambda: t.BartModel(t.BartConfig(vocab_size=64, d_model=32, encoder_layers=1, decoder_layers=1,
+                                                 encoder_attention_heads=4, decoder_attention_heads=4,
+                                                 encoder_ffn_dim=64, decoder_ffn_dim=64,
+                                                 max_position_embeddings=16)),
+        "vit": lambda: t.ViTModel(t.ViTConfig(hidden_size=32, num_attention_heads=4, intermediate_size=64,
+                                              num_hidden_layers=2, image_size=16, patch_size=4)),
+    }
+
+
+class _LastHidden(torch.nn.Module):
+    def __init__(self, model: torch.nn.Module) -> None:
+        super().__init__()
+        self.model = model
+
+    def forward(self, x):  # noqa: ANN001, ANN201
+        kwargs = {"decoder_input_ids": x} if "decoder_input_ids" in self.model.forward.__code__.co_varnames else {}
+        return self.model(x, **kwargs)[0]
+
+
+@pytest.mark.parametrize("name", ["llama", "roberta", "bart", "vit"])
+def test_bf16_hugging_face_families_are_pytorchs_bit_for_bit(name: str) -> None:
+    """LLaMA (RMSNorm in f32, rotary, SwiGLU), RoBERTa (post-LayerNorm, erf
+    GELU), BART (encoder and decoder) and ViT (patches by convolution) in
+    bf16 with eager attention: every output PyTorch's, simulated. (With
+    the default `scaled_dot_product_attention` PyTorch runs its blocked
+    flash kernel, which adds in another order.)"""
+    os.environ.setdefault("HF_HUB_OFFLINE", "1")
+    torch.manual_seed(0)
+    inner = _hf_models()[name]()
+    inner.config._attn_implementation = "eager"
+    model = _LastHidden(inner).eval().to(torch.bfloat16)
+    x = (torch.randn(2, 3, 16, 16).to(torch.bfloat16) if name == "vit"
+         else torch.randint(0, 64, (2, 8), generator=torch.Generator().manual_seed(1)))
+    with torch.no_grad():
+        want = to_numpy(model(x))
+    module, weights = from_torch(model, (x,))
+    got = simulate(str(module), "main", [*weights, to_numpy(x)])
+    assert _same(got[0], want), f"{np.mean(np.asarray(got[0]) != want):.1%} off"
