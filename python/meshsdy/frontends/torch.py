@@ -39,10 +39,9 @@ without one are left to propagation.
 
 from __future__ import annotations
 
-import contextlib
 import fnmatch
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal, Optional, Union
 
 import numpy as np
@@ -52,6 +51,7 @@ from ..resources import ElidedResourceError, check_resources
 from ..sharding import Mesh, NamedSharding, PartitionSpec, annotate_function
 from ._common import FrontendError, check_no_foreign_ops
 from ._torch_mean import means_in_f32
+from ._torch_export import listed_constants_as_copies, persistent_buffers, static_experts, views_as_reshapes
 from ._torch_opmath import compute_16_bit_in_f32
 from ._wide_accumulation import accumulate_in_f32
 from ._tm_tensor import lower_tm_tensor, torch_mlir_context
@@ -178,10 +178,10 @@ def _export(module: Any, names: list[str], values: list[Any], inputs: tuple[Any,
     if names:
         target = _Stateless(module, names)
     try:
-        with _persistent_buffers(module), _static_experts(module):
+        with persistent_buffers(module), static_experts(module):
             program = torch.export.export(target, (*values, *inputs), strict=False)
-            _views_as_reshapes(program)
-            _listed_constants_as_copies(program)
+            views_as_reshapes(program)
+            listed_constants_as_copies(program)
             compute_16_bit_in_f32(program)
             exported = fx.export_and_import(program, output_type="torch", func_name=func_name)
     except Exception as e:  # torch.export and torch-mlir raise many kinds
@@ -191,65 +191,6 @@ def _export(module: Any, names: list[str], values: list[Any], inputs: tuple[Any,
         raise FrontendError(f"torch-mlir: exporting {type(module).__name__} failed: {said}") from None
     refuse_signed_reads_of_unsigned(exported, type(module).__name__)
     return exported.operation.get_asm(enable_debug_info=True)
-
-
-def _views_as_reshapes(program: Any) -> int:
-    """Makes each `aten.view` of the exported program that no op mutates
-    through an `aten.reshape` (the same values; a copy where the strides
-    do not allow a view); returns how many. torch-mlir's decompositions
-    retrace the program with strides of their own: Hugging Face GPT-2's
-    `x.view(-1, x.size(-1))` of its attention's output was refused there
-    ("Cannot view a tensor with shape [2, 32, 64] and strides (64, 128,
-    1)") with the default `scaled_dot_product_attention`."""
-    import torch
-
-    aten = torch.ops.aten
-    views = [n for n in program.graph.nodes if n.op == "call_function" and n.target == aten.view.default
-             and not any(isinstance(u.target, torch._ops.OpOverload) and u.target._schema.is_mutable
-                         for u in n.users)]
-    for node in views:
-        node.target = aten.reshape.default
-    if views:
-        program.graph_module.recompile()
-    return len(views)
-
-
-def _listed_constants_as_copies(program: Any) -> int:
-    """Gives each buffer, parameter or constant the exported program takes
-    that an op reads from inside a list (`x[index_buffer]`: `aten.index`'s
-    indices) a copy (`aten.clone`) for the list to hold; returns how many
-    lists changed. torch-mlir's importer bakes those inputs in as tensors
-    and refused them inside a list ("Heterogeneous lists are not
-    supported: expected vtensor, got <class 'torch.Tensor'>": Swin's
-    relative position index)."""
-    import torch
-
-    signature = program.graph_signature
-    baked = {*signature.inputs_to_buffers, *signature.inputs_to_parameters,
-             *signature.inputs_to_lifted_tensor_constants}
-    graph = program.graph_module.graph
-    changed = 0
-    for node in list(graph.nodes):
-        if node.op != "call_function":
-            continue
-        args = list(node.args)
-        for i, arg in enumerate(args):
-            if not isinstance(arg, (list, tuple)):
-                continue
-            listed = [a for a in arg if isinstance(a, torch.fx.Node) and a.op == "placeholder" and a.name in baked]
-            if not listed:
-                continue
-            copies = {}
-            for value in listed:
-                with graph.inserting_before(node):
-                    copies[value] = graph.call_function(torch.ops.aten.clone.default, (value,))
-                copies[value].meta = dict(value.meta)
-            args[i] = type(arg)(copies.get(a, a) if isinstance(a, torch.fx.Node) else a for a in arg)
-            changed += 1
-        node.args = tuple(args)
-    if changed:
-        program.graph_module.recompile()
-    return changed
 
 
 #: torch-mlir's lowering of Torch backend IR to linalg, as `fx` runs it.
@@ -299,45 +240,6 @@ def _lower_to_linalg(backend: str, model: str) -> str:
         raise FrontendError(f"torch-mlir: lowering {model} to linalg crashed (signal {-child.returncode}) "
                             f"after: {first}")
     raise FrontendError(f"torch-mlir: lowering {model} to linalg failed: {first}")
-
-
-@contextlib.contextmanager
-def _persistent_buffers(module: Any) -> Iterator[None]:
-    """Makes `module`'s non-persistent buffers persistent while it is
-    exported, and restores them. torch.export keeps such a buffer (Hugging
-    Face LLaMA's rotary `inv_freq`) out of the state dict, where
-    torch-mlir's importer looks for it ("Could not find state mapping for
-    buffer"); a persistent one is baked in as a constant."""
-    hidden = [(m, set(m._non_persistent_buffers_set)) for m in module.modules() if m._non_persistent_buffers_set]
-    for m, _ in hidden:
-        m._non_persistent_buffers_set.clear()
-    try:
-        yield
-    finally:
-        for m, names in hidden:
-            m._non_persistent_buffers_set.update(names)
-
-
-@contextlib.contextmanager
-def _static_experts(module: Any) -> Iterator[None]:
-    """Has `module`'s Hugging Face mixture-of-experts layers use
-    transformers' `batched_mm` experts while it is exported, and restores
-    their choice. Each token's k experts are then one batched matmul of
-    gathered weights; the default implementations size their work by the
-    routing (`histc` and grouped matmuls, or a loop over the experts a
-    `nonzero` finds), which a program of static shapes cannot hold
-    (torch-mlir refused `aten.histc` in Mixtral). The same sums, in
-    another order."""
-    configs = {id(m.config): m.config for m in module.modules()
-               if getattr(getattr(m, "config", None), "_experts_implementation", None) not in (None, "batched_mm")}
-    chosen = {key: config._experts_implementation for key, config in configs.items()}
-    for config in configs.values():
-        config._experts_implementation = "batched_mm"
-    try:
-        yield
-    finally:
-        for key, config in configs.items():
-            config._experts_implementation = chosen[key]
 
 
 def _Stateless(module: Any, names: list[str]) -> Any:

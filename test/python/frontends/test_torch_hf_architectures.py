@@ -38,12 +38,12 @@ _MODELS: dict[str, Callable[[], Any]] = {
     "t5": lambda: T.T5EncoderModel(T.T5Config(vocab_size=64, d_model=32, d_kv=8, d_ff=64, num_layers=2,
                                               num_heads=4)),
     # GPT-2 with its default attention (scaled_dot_product_attention), whose
-    # `view` torch-mlir's decompositions refused (frontends/torch.py
-    # _views_as_reshapes; the zoo's GPT-2 runs the eager attention).
+    # `view` torch-mlir's decompositions refused (frontends/_torch_export.py
+    # views_as_reshapes; the zoo's GPT-2 runs the eager attention).
     "gpt2-sdpa": lambda: T.GPT2LMHeadModel(T.GPT2Config(vocab_size=64, n_positions=16, n_embd=32, n_layer=2,
                                                          n_head=4)),
     # Mixture of experts: exported with transformers' batched_mm experts
-    # (frontends/torch.py _static_experts); its default sized its work by
+    # (frontends/_torch_export.py static_experts); its default sized its work by
     # the routing (aten.histc), which torch-mlir refused.
     "mixtral": lambda: T.MixtralForCausalLM(T.MixtralConfig(**_SMALL, num_key_value_heads=2, max_position_embeddings=16,
                                                             num_local_experts=4, num_experts_per_tok=2)),
@@ -122,7 +122,7 @@ def test_a_swin_transformer_split_on_its_batch_agrees_with_torch() -> None:
     """Swin reads its relative position bias table at a buffer of indices
     (`table[index]`), which torch-mlir's importer refused inside
     `aten.index`'s list of indices; the list holds a copy now
-    (frontends/torch.py _listed_constants_as_copies)."""
+    (frontends/_torch_export.py listed_constants_as_copies)."""
     torch.manual_seed(0)
     config = T.SwinConfig(image_size=16, patch_size=2, embed_dim=8, depths=[1, 1], num_heads=[2, 2], window_size=4)
     model = _Images(T.SwinModel(config)).eval()
