@@ -65,8 +65,8 @@ def listed_constants_as_copies(program: Any) -> int:
                     copies[value] = graph.call_function(torch.ops.aten.clone.default, (value,))
                 copies[value].meta = dict(value.meta)
             args[i] = type(arg)(copies.get(a, a) if isinstance(a, torch.fx.Node) else a for a in arg)
+            node.args = tuple(args)
             changed += 1
-        node.args = tuple(args)
     if changed:
         program.graph_module.recompile()
     return changed

@@ -64,16 +64,17 @@ _MODELS: dict[str, Callable[[], Any]] = {
 
 
 class _FirstOutput(torch.nn.Module):
-    """The model's first output (hidden states or logits), without a cache."""
+    """The model's first output (hidden states or logits), without a cache;
+    its input (token ids, images) first."""
 
     def __init__(self, model: Any) -> None:
         super().__init__()
         self.model = model
 
-    def forward(self, ids):  # noqa: ANN001, ANN201
+    def forward(self, x):  # noqa: ANN001, ANN201
         if "use_cache" in self.model.forward.__code__.co_varnames:
-            return self.model(input_ids=ids, use_cache=False)[0]
-        return self.model(input_ids=ids)[0]
+            return self.model(x, use_cache=False)[0]
+        return self.model(x)[0]
 
 
 @pytest.mark.parametrize("name", sorted(_MODELS))
@@ -125,7 +126,7 @@ def test_a_swin_transformer_split_on_its_batch_agrees_with_torch() -> None:
     (frontends/_torch_export.py listed_constants_as_copies)."""
     torch.manual_seed(0)
     config = T.SwinConfig(image_size=16, patch_size=2, embed_dim=8, depths=[1, 1], num_heads=[2, 2], window_size=4)
-    model = _Images(T.SwinModel(config)).eval()
+    model = _FirstOutput(T.SwinModel(config)).eval()
     images = torch.randn(4, 3, 16, 16)
     with torch.no_grad():
         want = model(images).numpy()
@@ -136,13 +137,3 @@ def test_a_swin_transformer_split_on_its_batch_agrees_with_torch() -> None:
     got = mpirun.run(source, "main", [*weights, to_numpy(images)], ranks=2, timeout=900)
     np.testing.assert_allclose(np.asarray(got[0]), want, rtol=1e-5, atol=1e-5)
 
-
-class _Images(torch.nn.Module):
-    """A vision model's first output (its last hidden state)."""
-
-    def __init__(self, model: Any) -> None:
-        super().__init__()
-        self.model = model
-
-    def forward(self, images):  # noqa: ANN001, ANN201
-        return self.model(images)[0]
