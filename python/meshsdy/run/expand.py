@@ -28,7 +28,7 @@ from mlir import ir
 
 from ._ir import ops_named
 
-__all__ = ["expand_bf16_truncations", "expand_isinf"]
+__all__ = ["drop_conversion_fastmath", "expand_bf16_truncations", "expand_isinf"]
 
 #: `arith.cmpf` predicates (arith::CmpFPredicate): oeq, ogt, one, uno.
 _OEQ, _OGT, _ONE, _UNO = 1, 2, 6, 14
@@ -123,4 +123,17 @@ def expand_bf16_truncations(module: ir.Module) -> int:
     with module.context:
         for op in found:
             _round_once_to_bf16(op)
+    return len(found)
+
+
+def drop_conversion_fastmath(module: ir.Module) -> int:
+    """Drops the `fastmath` flags of every `arith.extf` and `arith.truncf`
+    of `module`; returns how many. arith-emulate-unsupported-floats marks
+    the conversions it writes `contract`; convert-to-llvm leaves the flag on
+    `llvm.fpext` as an arith attribute that mlir-translate cannot read. A
+    conversion has nothing to contract."""
+    found = [op for op in ops_named(module, "arith.extf") + ops_named(module, "arith.truncf")
+             if "fastmath" in op.attributes]
+    for op in found:
+        del op.attributes["fastmath"]
     return len(found)
