@@ -71,7 +71,7 @@ def _compare(predicate: int, a: ir.Value, b: ir.Value) -> ir.Value:
     return _create("arith.cmpf", ir.IntegerType.get_signless(1), a, b, predicate=ir.IntegerAttr.get(i64, predicate))
 
 
-def _f32_to_odd(x: ir.Value) -> ir.Value:
+def _to_f32_rounded_to_odd(x: ir.Value) -> ir.Value:
     """The f64 `x` rounded to f32 to odd (builds at the insertion point)."""
     f32, i32 = ir.F32Type.get(), ir.IntegerType.get_signless(32)
     near = _create("arith.truncf", f32, x)
@@ -108,7 +108,7 @@ def _round_once_to_bf16(op: ir.Operation) -> None:
     x = op.operands[0]
     with op.location, ir.InsertionPoint(op):
         if str(x.type) == "f64":
-            x = _f32_to_odd(x)
+            x = _to_f32_rounded_to_odd(x)
         rounded = _f32_to_bf16(x, op.results[0].type)
     op.results[0].replace_all_uses_with(rounded)
     op.erase()
