@@ -25,13 +25,14 @@ it vectorizes. Scalars only (after the ops became loops).
 from __future__ import annotations
 
 from mlir import ir
+from mlir.dialects import arith, math
 
 from ._ir import ops_named
 
 __all__ = ["drop_conversion_fastmath", "expand_bf16_truncations", "expand_isinf"]
 
-#: `arith.cmpf` predicates (arith::CmpFPredicate): oeq, ogt, one, uno.
-_OEQ, _OGT, _ONE, _UNO = 1, 2, 6, 14
+#: `arith.cmpf` predicate `oeq` (arith::CmpFPredicate::OEQ).
+_OEQ = 1
 
 
 def _infinity(t: ir.Type) -> ir.Attribute:
@@ -62,46 +63,32 @@ def expand_isinf(module: ir.Module) -> None:
         _expand(op)
 
 
-def _create(name: str, result: ir.Type, *operands: ir.Value, **attributes: ir.Attribute) -> ir.Value:
-    return ir.Operation.create(name, results=[result], operands=list(operands), attributes=attributes).result
-
-
-def _compare(predicate: int, a: ir.Value, b: ir.Value) -> ir.Value:
-    i64 = ir.IntegerType.get_signless(64)
-    return _create("arith.cmpf", ir.IntegerType.get_signless(1), a, b, predicate=ir.IntegerAttr.get(i64, predicate))
-
-
 def _to_f32_rounded_to_odd(x: ir.Value) -> ir.Value:
     """The f64 `x` rounded to f32 to odd (builds at the insertion point)."""
     f32, i32 = ir.F32Type.get(), ir.IntegerType.get_signless(32)
-    near = _create("arith.truncf", f32, x)
-    back = _create("arith.extf", x.type, near)
+    near = arith.truncf(f32, x)
+    back = arith.extf(x.type, near)
     # Both false for NaN, which stays NaN.
-    away = _compare(_OGT, _create("math.absf", x.type, back), _create("math.absf", x.type, x))
-    inexact = _compare(_ONE, back, x)
-    bits = _create("arith.bitcast", i32, near)
-    one = _create("arith.constant", i32, value=ir.IntegerAttr.get(i32, 1))
+    away = arith.cmpf(arith.CmpFPredicate.OGT, math.absf(back), math.absf(x))
+    inexact = arith.cmpf(arith.CmpFPredicate.ONE, back, x)
+    bits = arith.bitcast(i32, near)
+    one = arith.constant(i32, 1)
     # One ulp towards zero; `away` implies a nonzero `near`.
-    bits = _create("arith.select", i32, away, _create("arith.subi", i32, bits, one), bits)
-    bits = _create("arith.select", i32, inexact, _create("arith.ori", i32, bits, one), bits)
-    return _create("arith.bitcast", f32, bits)
+    bits = arith.select(away, arith.subi(bits, one), bits)
+    bits = arith.select(inexact, arith.ori(bits, one), bits)
+    return arith.bitcast(f32, bits)
 
 
 def _f32_to_bf16(x: ir.Value, bf16: ir.Type) -> ir.Value:
     """The f32 `x` rounded to nearest even bf16 (builds at the insertion point)."""
     i16, i32 = ir.IntegerType.get_signless(16), ir.IntegerType.get_signless(32)
-
-    def const(value: int) -> ir.Value:
-        return _create("arith.constant", i32, value=ir.IntegerAttr.get(i32, value))
-
-    bits = _create("arith.bitcast", i32, x)
-    top = _create("arith.shrui", i32, bits, const(16))
-    last = _create("arith.andi", i32, top, const(1))
-    rounded = _create("arith.addi", i32, bits, _create("arith.addi", i32, last, const(0x7FFF)))
-    rounded = _create("arith.shrui", i32, rounded, const(16))
-    quiet_nan = _create("arith.ori", i32, top, const(0x40))
-    top = _create("arith.select", i32, _compare(_UNO, x, x), quiet_nan, rounded)
-    return _create("arith.bitcast", bf16, _create("arith.trunci", i16, top))
+    bits = arith.bitcast(i32, x)
+    top = arith.shrui(bits, arith.constant(i32, 16))
+    last = arith.andi(top, arith.constant(i32, 1))
+    rounded = arith.shrui(arith.addi(bits, arith.addi(last, arith.constant(i32, 0x7FFF))), arith.constant(i32, 16))
+    quiet_nan = arith.ori(top, arith.constant(i32, 0x40))
+    top = arith.select(arith.cmpf(arith.CmpFPredicate.UNO, x, x), quiet_nan, rounded)
+    return arith.bitcast(bf16, arith.trunci(i16, top))
 
 
 def _round_once_to_bf16(op: ir.Operation) -> None:
