@@ -71,13 +71,17 @@ def compute_16_bit_in_f32(program: Any) -> int:
 
     def widen(node: Any, before: Any) -> Any:
         if node not in widened:
-            with graph.inserting_before(before):
-                wide = graph.call_function(aten._to_copy.default, (node,), {"dtype": torch.float32})
-            val = node.meta["val"]
-            with val.fake_mode:
-                wide.meta["val"] = val.to(torch.float32)
-            widened[node] = wide
+            widened[node] = _converted(graph, node, torch.float32, before)
         return widened[node]
+
+    def in_f32(node: Any, target: Any, args: Any, kwargs: Any) -> Any:
+        """A call of `target` before `node`, with `node`'s metadata, its
+        16-bit results f32."""
+        with graph.inserting_before(node):
+            wide = graph.call_function(target, args, kwargs)
+        wide.meta = dict(node.meta)
+        wide.meta["val"] = _as_f32(node.meta["val"])
+        return wide
 
     def round_back(node: Any, wide: Any) -> None:
         """`node` (16-bit) becomes the rounding of `wide`, its f32 value;
@@ -96,11 +100,8 @@ def compute_16_bit_in_f32(program: Any) -> int:
             val = value.meta.get("val")
             if (node.target.overloadpacket.__name__ in _ROUNDS_SCALARS and isinstance(val, torch.Tensor)
                     and val.dim() == 0 and val.dtype.is_floating_point and val.dtype != dtype):
-                with graph.inserting_before(node):
-                    rounded = graph.call_function(aten._to_copy.default, (value,), {"dtype": dtype})
-                with val.fake_mode:
-                    rounded.meta["val"] = val.to(dtype)
-                value, val = rounded, rounded.meta["val"]
+                value = _converted(graph, value, dtype, node)
+                val = value.meta["val"]
             return widen(value, node) if _is_16_bit(val) else value
         if node.target.overloadpacket.__name__ in _ROUNDS_SCALARS:
             return _rounded(value, dtype)
@@ -112,12 +113,8 @@ def compute_16_bit_in_f32(program: Any) -> int:
         if _is_mean_to_16_bit(node):
             # PyTorch's mean(dtype=f16) of f32 data is the f32 mean rounded
             # once (torch-mlir converts each element first).
-            with graph.inserting_before(node):
-                wide = graph.call_function(node.target, node.args, {k: v for k, v in node.kwargs.items()
-                                                                     if k != "dtype"})
-            wide.meta = dict(node.meta)
-            wide.meta["val"] = _as_f32(node.meta["val"])
-            round_back(node, wide)
+            round_back(node, in_f32(node, node.target, node.args,
+                                    {k: v for k, v in node.kwargs.items() if k != "dtype"}))
             count += 1
             continue
         if not _widens(node):
@@ -125,10 +122,7 @@ def compute_16_bit_in_f32(program: Any) -> int:
         dtype = next(r.dtype for r in _results(node.meta["val"]) if _is_16_bit(r))
         args = tuple(operand(a, node, dtype) for a in node.args)
         kwargs = {k: operand(a, node, dtype) for k, a in node.kwargs.items()}
-        with graph.inserting_before(node):
-            wide = graph.call_function(node.target, args, kwargs)
-        wide.meta = dict(node.meta)
-        wide.meta["val"] = _as_f32(node.meta["val"])
+        wide = in_f32(node, node.target, args, kwargs)
         val = node.meta["val"]
         if _is_16_bit(val):
             round_back(node, wide)
@@ -136,11 +130,7 @@ def compute_16_bit_in_f32(program: Any) -> int:
             for user in list(node.users):
                 user.args = (wide, *user.args[1:])
                 if _is_16_bit(user.meta.get("val")):
-                    with graph.inserting_before(user):
-                        taken = graph.call_function(operator.getitem, user.args)
-                    taken.meta = dict(user.meta)
-                    taken.meta["val"] = _as_f32(user.meta["val"])
-                    round_back(user, taken)
+                    round_back(user, in_f32(user, operator.getitem, user.args, {}))
             graph.erase_node(node)
         count += 1
     if count:
@@ -248,7 +238,21 @@ def _as_f32(val: Any) -> Any:
 
     if isinstance(val, (tuple, list)):
         return type(val)(_as_f32(v) for v in val)
-    if not _is_16_bit(val):
-        return val
+    return _fake_as(val, torch.float32) if _is_16_bit(val) else val
+
+
+def _fake_as(val: Any, dtype: Any) -> Any:
+    """The fake tensor `val` converted to `dtype`, in its fake mode."""
     with val.fake_mode:
-        return val.to(torch.float32)
+        return val.to(dtype)
+
+
+def _converted(graph: Any, value: Any, dtype: Any, before: Any) -> Any:
+    """A node converting `value` (a node) to `dtype` (`aten._to_copy`),
+    inserted before the node `before`, with its fake value."""
+    import torch
+
+    with graph.inserting_before(before):
+        node = graph.call_function(torch.ops.aten._to_copy.default, (value,), {"dtype": dtype})
+    node.meta["val"] = _fake_as(value.meta["val"], dtype)
+    return node
