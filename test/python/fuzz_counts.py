@@ -2,6 +2,7 @@
 simulator and counts how each ended:
 
     python test/python/fuzz_counts.py --generator sdy|mesh --programs 1000 [--start SEED] [--jobs 2]
+        [--dtype f32|bf16|f16] [--native]
 
 - sdy: `sdy_programs.Generator(seed, extended=True)`, partitioned by the
   sdy pipeline (`sdy-spmdize-pipeline`);
@@ -13,7 +14,11 @@ PassManager verifies after every pass). With `--native`, a program that
 agrees in the simulator is also run natively (`meshsdy.run`: lowered to
 `mpi` and LLVM, one MPI rank per device of its mesh) and must agree with
 the original's simulated outputs too (slower: a second or more a program,
-more on meshes of 16 or 32 devices). Outcomes:
+more on meshes of 16 or 32 devices). With `--dtype bf16`, `f16` or `f64`,
+every f32 of the generated program (tensor elements, scalars, constants)
+is that type instead, and so are its float inputs: the same programs in
+another float type, compared with the simulator's tolerances for it.
+Outcomes:
 
 - agree: partitioned == original in the simulator;
 - refused: an MLIRError carrying a documented refusal (`unsupported`, and
@@ -68,19 +73,41 @@ GOOD = ("agree", "refused")
 NATIVE_DOCUMENTED = ("not supported by the runner", "unsupported by convert-mesh-to-mpi")
 
 
-def source_of(generator: str, seed: int) -> tuple[str, str, list | None, str]:
-    """(MLIR text, function name, inputs or None, traversal) of a program."""
+DTYPES = ("f32", "bf16", "f16", "f64")
+
+
+def source_of(generator: str, seed: int, dtype: str = "f32") -> tuple[str, str, list | None, str]:
+    """(MLIR text, function name, inputs or None, traversal) of a program,
+    its floats in `dtype` (see DTYPES)."""
     if generator == "sdy":
         from sdy_programs import Generator, with_zero_inits
 
         program = Generator(seed, extended=True).program()
-        return with_zero_inits(program.ours_text), "main", program.inputs(seed), "forward-backward"
-    sys.path.insert(0, str(HERE / "pipeline"))  # the mesh generator lives in its test
-    from test_spmd_edge_fuzz import TRAVERSALS, edge_program
+        text, func, inputs, traversal = (with_zero_inits(program.ours_text), "main", program.inputs(seed),
+                                         "forward-backward")
+    else:
+        sys.path.insert(0, str(HERE / "pipeline"))  # the mesh generator lives in its test
+        from test_spmd_edge_fuzz import TRAVERSALS, edge_program
 
-    rng = random.Random(seed)
-    text = edge_program(rng, extended=True)
-    return text, "f", None, rng.choice(TRAVERSALS)
+        rng = random.Random(seed)
+        text = edge_program(rng, extended=True)
+        func, inputs, traversal = "f", None, rng.choice(TRAVERSALS)
+    if dtype == "f32":
+        return text, func, inputs, traversal
+    # An f32 alone or as a shape's element type ("16xf32").
+    return re.sub(r"(?<![A-Za-wyz0-9_%.])f32\b", dtype, text), func, _as_dtype(inputs, dtype), traversal
+
+
+def _as_dtype(inputs: list | None, dtype: str) -> list | None:
+    """`inputs` with every f32 value (array or scalar) rounded to `dtype`;
+    None (inputs drawn later from the function's types) stays None."""
+    if inputs is None:
+        return None
+    import ml_dtypes
+    import numpy as np
+
+    target = {"bf16": ml_dtypes.bfloat16, "f16": np.float16, "f64": np.float64}[dtype]
+    return [np.asarray(v).astype(target) if np.asarray(v).dtype == np.float32 else v for v in inputs]
 
 
 def _message(error: Exception) -> str:
@@ -98,7 +125,7 @@ def _first_error(error: Exception) -> str:
     return re.sub(r"\s+", " ", line).strip()[:160]
 
 
-def classify(generator: str, seed: int, native: bool = False) -> dict:
+def classify(generator: str, seed: int, native: bool = False, dtype: str = "f32") -> dict:
     """One program's outcome: {"outcome": ..., "message": ...}."""
     import numpy as np
     from mlir import ir
@@ -107,7 +134,7 @@ def classify(generator: str, seed: int, native: bool = False) -> dict:
     import meshsdy.sim as sim
 
     try:
-        text, func, inputs, traversal = source_of(generator, seed)
+        text, func, inputs, traversal = source_of(generator, seed, dtype)
     except Exception as e:  # noqa: BLE001
         return {"outcome": "bad-program", "message": f"generator: {type(e).__name__}: {e}"}
     # The original must verify and simulate: otherwise the generator wrote
@@ -173,7 +200,7 @@ def _classify_native(comparison: Comparison, func: str, inputs: Sequence) -> dic
 # -- child processes ------------------------------------------------------------
 
 
-def _worker(generator: str, seeds: Sequence[int], native: bool = False) -> None:
+def _worker(generator: str, seeds: Sequence[int], native: bool = False, dtype: str = "f32") -> None:
     """Prints `start SEED` before and one JSON line after each program."""
     os.environ.setdefault("PYTHONHASHSEED", "0")
     abort_at = os.environ.get("FUZZ_COUNTS_ABORT_AT")  # tests of the crash guard
@@ -181,12 +208,13 @@ def _worker(generator: str, seeds: Sequence[int], native: bool = False) -> None:
         print(f"start {seed}", flush=True)
         if abort_at == str(seed):
             os.abort()
-        result = classify(generator, seed, native)
+        result = classify(generator, seed, native, dtype)
         result["seed"] = seed
         print(json.dumps(result), flush=True)
 
 
-def run_batch(generator: str, seeds: Sequence[int], timeout: float = 300.0, native: bool = False) -> list[dict]:
+def run_batch(generator: str, seeds: Sequence[int], timeout: float = 300.0, native: bool = False,
+              dtype: str = "f32") -> list[dict]:
     """Runs `seeds` in child processes: a child that dies (or hangs for
     `timeout` seconds on one program) costs that program a crash; the rest
     go to a new child."""
@@ -194,7 +222,7 @@ def run_batch(generator: str, seeds: Sequence[int], timeout: float = 300.0, nati
     todo = list(seeds)
     while todo:
         cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "--generator", generator,
-               *(["--native"] if native else []), "--seeds", *map(str, todo)]
+               *(["--native"] if native else []), "--dtype", dtype, "--seeds", *map(str, todo)]
         proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                                 env={**os.environ, "PYTHONHASHSEED": "0"})
         current: int | None = None
@@ -235,11 +263,11 @@ def run_batch(generator: str, seeds: Sequence[int], timeout: float = 300.0, nati
 
 
 def run(generator: str, seeds: Iterable[int], *, jobs: int = 2, batch: int = 50,
-        timeout: float = 300.0, native: bool = False) -> list[dict]:
+        timeout: float = 300.0, native: bool = False, dtype: str = "f32") -> list[dict]:
     seeds = list(seeds)
     batches = [seeds[i:i + batch] for i in range(0, len(seeds), batch)]
     with ThreadPoolExecutor(max_workers=jobs) as pool:
-        parts = list(pool.map(lambda b: run_batch(generator, b, timeout, native), batches))
+        parts = list(pool.map(lambda b: run_batch(generator, b, timeout, native, dtype), batches))
     return sorted((r for part in parts for r in part), key=lambda r: r["seed"])
 
 
@@ -270,17 +298,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--json", help="also write every outcome to this file")
     parser.add_argument("--native", action="store_true",
                         help="also run each agreeing program natively on MPI ranks (meshsdy.run)")
+    parser.add_argument("--dtype", choices=DTYPES, default="f32",
+                        help="the programs' float type (default f32)")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--seeds", type=int, nargs="*", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.worker:
-        _worker(args.generator, args.seeds or [], args.native)
+        _worker(args.generator, args.seeds or [], args.native, args.dtype)
         return 0
     if args.show is not None:
-        print(source_of(args.generator, args.show)[0], end="")
+        print(source_of(args.generator, args.show, args.dtype)[0], end="")
         return 0
     results = run(args.generator, range(args.start, args.start + args.programs), jobs=args.jobs,
-                  batch=args.batch, timeout=args.timeout, native=args.native)
+                  batch=args.batch, timeout=args.timeout, native=args.native, dtype=args.dtype)
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=1))
     print(report(results))

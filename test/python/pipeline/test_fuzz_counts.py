@@ -34,6 +34,28 @@ def test_sample_agrees_or_is_refused_with_a_documented_diagnostic(generator: str
         pytest.fail(fuzz_counts.report(results), pytrace=False)
 
 
+@pytest.mark.parametrize("dtype", ["bf16", "f16", "f64"])
+@pytest.mark.parametrize("generator", fuzz_counts.GENERATORS)
+def test_other_float_sample_agrees_or_is_refused(generator: str, dtype: str) -> None:
+    """The same programs in another float type (--dtype): no f32 left in
+    them, inputs of that type, and partitioned == original within the
+    type's tolerances."""
+    for seed in range(SAMPLE):
+        text, _, inputs, _ = fuzz_counts.source_of(generator, seed, dtype)
+        assert "f32" not in text, (seed, text)
+        assert all(np_dtype_name(v) != "float32" for v in inputs or []), seed
+    results = fuzz_counts.run_batch(generator, range(SAMPLE), dtype=dtype)
+    assert sorted(r["seed"] for r in results) == list(range(SAMPLE))
+    if any(r["outcome"] not in fuzz_counts.GOOD for r in results):
+        pytest.fail(fuzz_counts.report(results), pytrace=False)
+
+
+def np_dtype_name(value: object) -> str:
+    import numpy as np
+
+    return np.asarray(value).dtype.name
+
+
 def test_an_abort_is_counted_and_the_batch_goes_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("FUZZ_COUNTS_ABORT_AT", "1")
     results = {r["seed"]: r for r in fuzz_counts.run_batch("mesh", [0, 1, 2])}
@@ -124,6 +146,15 @@ def test_native_sample_agrees() -> None:
     assert sorted(r["seed"] for r in results) == seeds
     if any(r["outcome"] not in fuzz_counts.GOOD for r in results):
         pytest.fail(fuzz_counts.report(results), pytrace=False)
+
+
+def test_native_other_float_sample_agrees() -> None:
+    """bf16, f16 and f64 programs on meshes of 4 and 8 devices, run on MPI
+    ranks against the simulated original."""
+    for dtype in ("bf16", "f16", "f64"):
+        results = fuzz_counts.run_batch("sdy", [5, 6], native=True, dtype=dtype)
+        if any(r["outcome"] not in fuzz_counts.GOOD for r in results):
+            pytest.fail(dtype + ": " + fuzz_counts.report(results), pytrace=False)
 
 
 def test_native_regressions_agree() -> None:
