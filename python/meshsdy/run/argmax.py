@@ -58,6 +58,7 @@ import math
 from dataclasses import dataclass
 
 from mlir import ir
+from mlir.dialects import arith
 
 from ._ir import constant_number, indexing_maps, map_dims, maps_attr, ops_named, parallel_iterators, uniform_source
 
@@ -98,9 +99,9 @@ def _is(op: ir.Operation, name: str, *operands: ir.Value, predicate: int | None 
     return predicate is None or ir.IntegerAttr(op.attributes["predicate"]).value == predicate
 
 
-# arith.cmpf predicates (CmpFPredicate) and arith.cmpi's slt.
-_OEQ, _OGT, _OLT, _UNE = 1, 2, 4, 13
-_SLT = 2
+_OEQ, _OGT, _OLT, _UNE = (arith.CmpFPredicate.OEQ, arith.CmpFPredicate.OGT, arith.CmpFPredicate.OLT,
+                          arith.CmpFPredicate.UNE)
+_SLT = arith.CmpIPredicate.slt
 
 
 def _body(block: ir.Block) -> tuple[bool, int, int] | None:
@@ -131,7 +132,7 @@ def _body(block: ir.Block) -> tuple[bool, int, int] | None:
     return None
 
 
-_ORD, _UNO = 7, 14
+_ORD, _UNO = arith.CmpFPredicate.ORD, arith.CmpFPredicate.UNO
 
 
 def _torch_body(block: ir.Block) -> tuple[bool, int, ir.Value | None] | None:
@@ -354,7 +355,7 @@ def _argmax(op: ir.Operation) -> _Argmax | None:
 
 
 def _rewrite(am: _Argmax) -> None:
-    from mlir.dialects import arith, linalg, tensor
+    from mlir.dialects import linalg, tensor
 
     op = am.op
     value_type = ir.RankedTensorType(am.value_init.type)

@@ -31,10 +31,6 @@ from ._ir import ops_named
 
 __all__ = ["drop_conversion_fastmath", "expand_bf16_truncations", "expand_isinf"]
 
-#: `arith.cmpf` predicate `oeq` (arith::CmpFPredicate::OEQ).
-_OEQ = 1
-
-
 def _infinity(t: ir.Type) -> ir.Attribute:
     """+inf of the float type `t`, or a splat of it for a shaped `t`."""
     if isinstance(t, ir.ShapedType):
@@ -46,12 +42,8 @@ def _infinity(t: ir.Type) -> ir.Attribute:
 def _expand(op: ir.Operation) -> None:
     x = op.operands[0]
     with op.location, ir.InsertionPoint(op):
-        absolute = ir.Operation.create("math.absf", results=[x.type], operands=[x])
-        inf = ir.Operation.create("arith.constant", results=[x.type], attributes={"value": _infinity(x.type)})
-        predicate = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), _OEQ)
-        cmp = ir.Operation.create("arith.cmpf", results=[op.results[0].type],
-                                  operands=[absolute.result, inf.result], attributes={"predicate": predicate})
-    op.results[0].replace_all_uses_with(cmp.result)
+        infinite = arith.cmpf(arith.CmpFPredicate.OEQ, math.absf(x), arith.constant(x.type, _infinity(x.type)))
+    op.results[0].replace_all_uses_with(infinite)
     op.erase()
 
 

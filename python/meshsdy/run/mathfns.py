@@ -66,6 +66,7 @@ from fractions import Fraction
 from collections.abc import Callable
 
 from mlir import ir
+from mlir.dialects import arith
 
 from ._ir import ops_where
 
@@ -78,9 +79,6 @@ _ERFC = (-1.26551223, 1.00002368, 0.37409196, 0.09678418, -0.18628806, 0.2788680
 _ERF_SERIES_BELOW = 0.5
 #: Above this |x| erfc is 0 in f32 (and erf 1).
 _ERFC_ZERO_ABOVE = 11.0
-#: arith.cmpf predicate `olt`.
-_OLT = 4
-
 
 class _Builder:
     """Creates arith/math ops of one float type (f32 unless given) before
@@ -104,9 +102,13 @@ class _Builder:
             poly = self.op("arith.addf", self.op("arith.mulf", poly, x), self.const(c))
         return poly
 
-    def less(self, a: ir.Value, b: ir.Value) -> ir.Value:
+    def compare(self, predicate: arith.CmpFPredicate, a: ir.Value, b: ir.Value) -> ir.Value:
+        """The i1 `arith.cmpf` of a and b."""
         return self.op("arith.cmpf", a, b, result=ir.IntegerType.get_signless(1),
-                       attributes={"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), _OLT)})
+                       attributes={"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), predicate)})
+
+    def less(self, a: ir.Value, b: ir.Value) -> ir.Value:
+        return self.compare(arith.CmpFPredicate.OLT, a, b)
 
     def erfc_of_magnitude(self, z: ir.Value) -> ir.Value:
         """erfc(z) for z >= 0 (or NaN), Numerical Recipes' fit."""
@@ -214,17 +216,12 @@ def _rewrite_scalar_ops(module: ir.Module, names: tuple[str, ...], types: tuple[
     return len(found)
 
 
-#: arith.cmpf predicate `oeq`.
-_OEQ = 1
-
-
 def _expm1_log1p(b: _Builder, x: ir.Value, name: str) -> ir.Value:
     """expm1 or log1p (`name`) of x, f32 or f64."""
     one, inf = b.const(1.0), b.const(math.inf)
 
     def equal(v: ir.Value, w: ir.Value) -> ir.Value:
-        return b.op("arith.cmpf", v, w, result=ir.IntegerType.get_signless(1),
-                    attributes={"predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), _OEQ)})
+        return b.compare(arith.CmpFPredicate.OEQ, v, w)
 
     if name == "math.expm1":
         u = _inner_exp(b, x)
@@ -311,8 +308,7 @@ def _exp_core(c: _Builder, value: ir.Value, form: str) -> ir.Value:
 def _keep_nan(b: _Builder, x: ir.Value, value: ir.Value) -> ir.Value:
     """`value`, or x where x is NaN (the clamp kept it, but its integer
     conversion is poison)."""
-    i1, i64 = ir.IntegerType.get_signless(1), ir.IntegerType.get_signless(64)
-    is_nan = b.op("arith.cmpf", x, x, result=i1, attributes={"predicate": ir.IntegerAttr.get(i64, _UNO)})
+    is_nan = b.compare(arith.CmpFPredicate.UNO, x, x)
     return b.op("arith.select", is_nan, x, value)
 
 
@@ -338,10 +334,6 @@ def _inner_exp(b: _Builder, x: ir.Value) -> ir.Value:
     if str(b.float) == "f64":
         return _keep_nan(b, x, _exp_core(b, x, "f64"))
     return _keep_nan(b, x, _exp_core(b, x, "f32"))
-
-
-#: arith.cmpf predicate `uno`.
-_UNO = 14
 
 
 def expand_exp(module: ir.Module) -> int:
