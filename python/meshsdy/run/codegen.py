@@ -62,7 +62,7 @@ from .asserts import route_asserts
 from .comms import colored_splits, keep_communicators
 from .contract import contractions_to_calls, protect_contractions
 from .conv import convolutions_to_contractions
-from .expand import drop_conversion_fastmath, expand_bf16_truncations, expand_isinf
+from .expand import drop_conversion_fastmath, expand_16_bit_truncations, expand_isinf
 from ._ir import ops_named
 from .intcontract import integer_contractions_in_floats
 from .mathfns import expand_erf, expand_exp, expand_expm1_log1p, expand_tanh
@@ -100,7 +100,7 @@ LLVM_STAGE = (
 
 #: bf16 arithmetic and 16-bit math in f32, each result rounded once (what
 #: LLVM's promotion of these ops computes), so that every rounding to bf16
-#: is an `arith.truncf` that expand_bf16_truncations writes as integer ops:
+#: is an `arith.truncf` that expand_16_bit_truncations writes as integer ops:
 #: LLVM's own rounding flushes subnormals (AVX-512 BF16) or calls a library
 #: function per element (10x slower on a bf16 add, mul and sub of 4M
 #: elements: 0.023 s against 0.0024 s).
@@ -187,7 +187,7 @@ def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
         expand_exp(module)  # last: the forms above write exps
         PassManager.parse(IN_F32_STAGE).run(module.operation)
         drop_conversion_fastmath(module)
-        expand_bf16_truncations(module)
+        expand_16_bit_truncations(module)
         PassManager.parse(LLVM_STAGE).run(module.operation)
         if keep:
             keep_communicators(module)
