@@ -60,6 +60,20 @@ namespace {
 struct MeshCostReport : mesh::impl::MeshCostReportBase<MeshCostReport> {
   using Base::Base;
 
+  /// The partitioning pipelines run inside this pass, on a copy: their
+  /// dialects are loaded before the pass manager starts (loading one
+  /// while passes run aborts; a module of an `sdy.mesh` alone had no
+  /// `func` dialect yet).
+  void getDependentDialects(DialectRegistry &registry) const override {
+    for (StringRef name : {"mesh-spmdize-pipeline", "sdy-spmdize-pipeline"}) {
+      const PassPipelineInfo *pipeline = PassPipelineInfo::lookup(name);
+      OpPassManager pm(ModuleOp::getOperationName());
+      if (pipeline && succeeded(pipeline->addToPipeline(
+                          pm, "", [](const Twine &) { return failure(); })))
+        pm.getDependentDialects(registry);
+    }
+  }
+
   void runOnOperation() override {
     ModuleOp module = getOperation();
     // A program still to partition (annotations, no mesh.boundary): a
