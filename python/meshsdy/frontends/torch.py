@@ -50,6 +50,7 @@ from mlir import ir
 from ..resources import ElidedResourceError, check_resources
 from ..sharding import Mesh, NamedSharding, PartitionSpec, annotate_function
 from ._common import FrontendError, check_no_foreign_ops
+from ._torch_fmod import exact_fmod
 from ._torch_mean import means_in_f32
 from ._torch_export import listed_constants_as_copies, persistent_buffers, static_experts, views_as_reshapes
 from ._torch_opmath import compute_16_bit_in_f32
@@ -182,6 +183,7 @@ def _export(module: Any, names: list[str], values: list[Any], inputs: tuple[Any,
             program = torch.export.export(target, (*values, *inputs), strict=False)
             views_as_reshapes(program)
             listed_constants_as_copies(program)
+            exact_fmod(program)
             compute_16_bit_in_f32(program)
             exported = fx.export_and_import(program, output_type="torch", func_name=func_name)
     except Exception as e:  # torch.export and torch-mlir raise many kinds

@@ -3,7 +3,8 @@ answers (frontends/_torch_elementwise.py): `maximum`, `minimum`, `clamp`
 and `hardtanh` return NaN for a NaN (they dropped it), the negation of an
 integer is exact (it went through f32), and `torch.where(x > y, x, y)`
 keeps its own meaning (the NaN is not picked); the tanh GELU uses
-sqrt(2/pi), not torch-mlir's 0.797724. Simulated and native."""
+sqrt(2/pi), not torch-mlir's 0.797724; a float `fmod` is C's, exact
+(frontends/_torch_fmod.py). Simulated and native."""
 
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from meshsdy.sim import simulate
 torch = pytest.importorskip("torch")
 pytest.importorskip("torch_mlir")
 
-from meshsdy.frontends.torch import flatten_outputs, from_torch  # noqa: E402
+from meshsdy.frontends.torch import flatten_outputs, from_torch, to_numpy  # noqa: E402
 
 NAN = float("nan")
 X = torch.tensor([NAN, 1.0, -3.0, 0.5, NAN, float("inf"), -0.0, 2.5])
@@ -102,3 +103,39 @@ def test_integer_floor_division_is_exact() -> None:
     # Not vacuous: the double's answers differ here.
     assert want[0][2] == (2**62 + 1) // 3 != int(np.floor(np.float64(2**62 + 1) / np.float64(3)))
     assert want[0][4] == 2**63 - 1 and want[0][5] == -(2**63)
+
+
+class _Fmod(torch.nn.Module):
+    def forward(self, a, b):  # noqa: ANN001, ANN201
+        return torch.fmod(a, b), torch.fmod(a, 2.5), torch.fmod(a, -3.0), torch.fmod(a, b[:1])
+
+
+INF = float("inf")
+FMOD_A = torch.tensor([1e9, 5.5, -5.5, 3.0, 7.0, -0.0, 0.0, -6.0, INF, NAN, 4.0, -1e-3, 1e30, -7.0])
+FMOD_B = torch.tensor([3.0, 2.0, 2.0, INF, -2.0, 3.0, -3.0, 3.0, 2.0, 1.0, 0.0, 1e9, 7.0, -INF])
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16, torch.float16],
+                         ids=["f32", "f64", "bf16", "f16"])
+def test_float_fmod_is_exact_as_pytorchs(dtype: torch.dtype) -> None:
+    """torch-mlir's a - b trunc(a/b) gave fmod(1e9, 3) = 0 and NaN for an
+    infinite b, and refused a float scalar b; now remainder(|a|, |b|)
+    signed as a: PyTorch's bits, signed zeros included."""
+    args = (FMOD_A.to(dtype), FMOD_B.to(dtype))
+    want = [w.float().numpy() if dtype == torch.bfloat16 else w.numpy() for w in _Fmod()(*args)]
+    with ir.Context():
+        module, _ = from_torch(_Fmod(), args)
+        source = str(module)
+    assert "arith.remf" in source and "math.floor" not in source
+    inputs = [to_numpy(a) for a in args]
+    for what, got in (("simulated", simulate(source, "main", inputs)),
+                      ("native", mpirun.run(source, "main", inputs, ranks=1, timeout=300))):
+        for k, (g, w) in enumerate(zip(got, want, strict=True)):
+            g = np.asarray(g).astype(w.dtype)
+            np.testing.assert_array_equal(g, w, err_msg=f"{what}: result {k}")
+            numbers = ~np.isnan(w)
+            assert (np.signbit(g) == np.signbit(w))[numbers].all(), f"{what}: result {k}: signs of zeros"
+    # Not vacuous: the cases torch-mlir's form got wrong, and signed zeros.
+    if dtype in (torch.float32, torch.float64):
+        assert want[0][0] == 1.0 and want[0][3] == 3.0 and want[0][13] == -7.0
+    assert np.signbit(want[0][5]) and np.signbit(want[0][7]) and not np.signbit(want[0][6])
