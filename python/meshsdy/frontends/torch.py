@@ -11,10 +11,13 @@
         input_specs=[P("data", None)])
     outputs = meshsdy.run.run(str(module), "main", parameters + [x.numpy()], ranks=4)
 
-`from_torch` exports the model with `torch.export`, has each bf16/f16
-ATen op compute in f32 and round once as PyTorch's CPU kernels do
-(`_torch_opmath`), imports it with `torch_mlir.fx.export_and_import(...,
-output_type="torch")` and lowers the result to linalg-on-tensors
+`from_torch` exports the model with `torch.export`, gives float fmods and
+floor divisions PyTorch's answers (`_torch_float_division`), has each
+bf16/f16 ATen op compute in f32 and round once as PyTorch's CPU kernels do
+(`_torch_opmath`), runs torch-mlir's decompositions and keeps the f64
+numbers they leave in tensor positions f64 (`_torch_f64_scalars`), imports
+it with `torch_mlir.fx.export_and_import(..., output_type="torch")` and
+lowers the result to linalg-on-tensors
 (`LINALG_PIPELINE`, what `output_type="linalg-on-tensors"` runs) in a child
 process, so that a crash of torch-mlir's conversion is an error, not the
 end of the caller's process. By default its weights are arguments of
@@ -50,7 +53,8 @@ from mlir import ir
 from ..resources import ElidedResourceError, check_resources
 from ..sharding import Mesh, NamedSharding, PartitionSpec, annotate_function
 from ._common import FrontendError, check_no_foreign_ops
-from ._torch_fmod import exact_fmod
+from ._torch_f64_scalars import f64_scalars_as_tensors
+from ._torch_float_division import exact_fmod, floor_divisions_as_pythons
 from ._torch_mean import means_in_f32
 from ._torch_export import listed_constants_as_copies, persistent_buffers, static_experts, views_as_reshapes
 from ._torch_opmath import compute_16_bit_in_f32
@@ -174,6 +178,7 @@ def _export(module: Any, names: list[str], values: list[Any], inputs: tuple[Any,
     as leading arguments, printed with its locations."""
     import torch
     from torch_mlir import fx
+    from torch_mlir.extras.fx_decomp_util import get_decomposition_table
 
     target: Any = module
     if names:
@@ -183,9 +188,15 @@ def _export(module: Any, names: list[str], values: list[Any], inputs: tuple[Any,
             program = torch.export.export(target, (*values, *inputs), strict=False)
             views_as_reshapes(program)
             listed_constants_as_copies(program)
+            floor_divisions_as_pythons(program)
             exact_fmod(program)
             compute_16_bit_in_f32(program)
-            exported = fx.export_and_import(program, output_type="torch", func_name=func_name)
+            # torch-mlir's decompositions, run here so that the numbers
+            # they leave in tensor positions can be fixed before import.
+            program = program.run_decompositions(get_decomposition_table())
+            f64_scalars_as_tensors(program)
+            exported = fx.export_and_import(program, output_type="torch", func_name=func_name,
+                                            decomposition_table={})
     except Exception as e:  # torch.export and torch-mlir raise many kinds
         said = _first_line(e)
         if "cache_utils" in said:  # a Hugging Face model returning its key/value cache

@@ -3,8 +3,10 @@ answers (frontends/_torch_elementwise.py): `maximum`, `minimum`, `clamp`
 and `hardtanh` return NaN for a NaN (they dropped it), the negation of an
 integer is exact (it went through f32), and `torch.where(x > y, x, y)`
 keeps its own meaning (the NaN is not picked); the tanh GELU uses
-sqrt(2/pi), not torch-mlir's 0.797724; a float `fmod` is C's, exact
-(frontends/_torch_fmod.py). Simulated and native."""
+sqrt(2/pi), not torch-mlir's 0.797724; a float `fmod` is C's, exact, and
+a float floor division Python's (frontends/_torch_float_division.py); a
+Python float in a tensor position of an f64 op stays f64
+(frontends/_torch_f64_scalars.py). Simulated and native."""
 
 from __future__ import annotations
 
@@ -122,11 +124,31 @@ def test_float_fmod_is_exact_as_pytorchs(dtype: torch.dtype) -> None:
     infinite b, and refused a float scalar b; now remainder(|a|, |b|)
     signed as a: PyTorch's bits, signed zeros included."""
     args = (FMOD_A.to(dtype), FMOD_B.to(dtype))
-    want = [w.float().numpy() if dtype == torch.bfloat16 else w.numpy() for w in _Fmod()(*args)]
+    want = _same_bits_as_pytorch(_Fmod(), args)
+    assert "arith.remf" in want.source and "math.floor" not in want.source
+    # Not vacuous: the cases torch-mlir's form got wrong, and signed zeros.
+    fmod = want.results[0]
+    if dtype in (torch.float32, torch.float64):
+        assert fmod[0] == 1.0 and fmod[3] == 3.0 and fmod[13] == -7.0
+    assert np.signbit(fmod[5]) and np.signbit(fmod[7]) and not np.signbit(fmod[6])
+
+
+class _Want:
+    """PyTorch's results and the imported program's text."""
+
+    def __init__(self, results: list[np.ndarray], source: str) -> None:
+        self.results, self.source = results, source
+
+
+def _same_bits_as_pytorch(model: torch.nn.Module, args: tuple[torch.Tensor, ...]) -> _Want:
+    """Imports `model`, runs it simulated and natively on `args`, and
+    asserts both give PyTorch's bits (NaNs where it has them, the signs of
+    zeros); returns PyTorch's results and the program."""
+    with torch.no_grad():
+        want = [w.float().numpy() if w.dtype == torch.bfloat16 else w.numpy() for w in model(*args)]
     with ir.Context():
-        module, _ = from_torch(_Fmod(), args)
+        module, _ = from_torch(model, args)
         source = str(module)
-    assert "arith.remf" in source and "math.floor" not in source
     inputs = [to_numpy(a) for a in args]
     for what, got in (("simulated", simulate(source, "main", inputs)),
                       ("native", mpirun.run(source, "main", inputs, ranks=1, timeout=300))):
@@ -135,7 +157,40 @@ def test_float_fmod_is_exact_as_pytorchs(dtype: torch.dtype) -> None:
             np.testing.assert_array_equal(g, w, err_msg=f"{what}: result {k}")
             numbers = ~np.isnan(w)
             assert (np.signbit(g) == np.signbit(w))[numbers].all(), f"{what}: result {k}: signs of zeros"
-    # Not vacuous: the cases torch-mlir's form got wrong, and signed zeros.
+    return _Want(want, source)
+
+
+class _FloatFloorDivision(torch.nn.Module):
+    def forward(self, a, b):  # noqa: ANN001, ANN201
+        return (a // b, torch.floor_divide(a, 0.1), torch.div(a, b, rounding_mode="floor"), a // -2.5,
+                torch.div(a, 0.0, rounding_mode="floor"))
+
+
+DIV_A = torch.tensor([7.0, 1e9, -7.0, INF, 5.0, -0.0, 0.0, 3.0, 1.0, -1.0, 5.5, -5.5, NAN, 12.5])
+DIV_B = torch.tensor([0.1, 3.0, 0.1, 2.0, 0.0, 3.0, -3.0, INF, -INF, INF, 2.0, 2.0, 1.0, 0.1])
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.bfloat16, torch.float16],
+                         ids=["f32", "f64", "bf16", "f16"])
+def test_float_floor_division_is_pythons(dtype: torch.dtype) -> None:
+    """torch-mlir's floor(a / b) gave 7.0 // 0.1 = 70 (PyTorch 69), inf // 2
+    inf (NaN) and 1.0 // -inf -0 (-1)."""
+    want = _same_bits_as_pytorch(_FloatFloorDivision(), (DIV_A.to(dtype), DIV_B.to(dtype))).results[0]
     if dtype in (torch.float32, torch.float64):
-        assert want[0][0] == 1.0 and want[0][3] == 3.0 and want[0][13] == -7.0
-    assert np.signbit(want[0][5]) and np.signbit(want[0][7]) and not np.signbit(want[0][6])
+        assert want[0] == 69.0 and want[2] == -70.0
+    assert np.isnan(want[3]) and want[8] == -1.0 and want[9] == -1.0 and np.signbit(want[5])
+
+
+class _F64Numbers(torch.nn.Module):
+    def forward(self, a):  # noqa: ANN001, ANN201
+        return 0.1 - a, torch.div(a, 0.1, rounding_mode="trunc"), a // 0.1, a * 0.1, torch.remainder(a, 0.1)
+
+
+def test_f64_numbers_in_tensor_positions_stay_f64() -> None:
+    """torch-mlir imported the 0.1 of `0.1 - a` and of `torch.div(a, 0.1,
+    rounding_mode="trunc")` as an f32 tensor: an f64 program computed with
+    f32(0.1) (1.5e-9 off; 1e9 / 0.1 truncated to 9999999850)."""
+    a = torch.tensor([7.0, 1e9, 3.3, 12.5, -0.7], dtype=torch.float64)
+    want = _same_bits_as_pytorch(_F64Numbers(), (a,))
+    assert "f32" not in want.source
+    assert want.results[1][1] == 1e10 and want.results[0][0] == 0.1 - 7.0

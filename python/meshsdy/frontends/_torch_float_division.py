@@ -1,0 +1,164 @@
+"""PyTorch's float `fmod` and floor division, as PyTorch's kernels compute
+them.
+
+PyTorch computes `torch.fmod(a, b)` of floats with C's `fmod`: exact, the
+sign of `a`. torch-mlir decomposes `aten.fmod.Tensor` into
+`a - b * trunc(a / b)`, which rounds twice: wrong once the quotient passes
+the mantissa (`fmod(1e9, 3)` was 0, PyTorch 1) and NaN for an infinite `b`
+(PyTorch: `a`), and it converts no `aten.fmod.Scalar` (`fmod(x, 2.5)` was
+refused). Its `aten.remainder` lowers to `arith.remf`, which is C's `fmod`
+adjusted to the sign of `b`. So before torch-mlir sees the program, each
+float fmod becomes `remainder(|a|, |b|)` (both operands non-negative: no
+adjustment, exactly `fmod(|a|, |b|)`), negated where `a < 0`; a zero result
+takes `a`'s sign as C's does (`a * 0`: -0 for a negative `a`). NaN and
+infinite operands give C's answers: `remf` is NaN for an infinite `a` or a
+zero `b`, and `|a|` for an infinite `b`.
+
+PyTorch's float floor division (`a // b`, `torch.floor_divide`,
+`torch.div(..., rounding_mode="floor")`) is Python's: from the exact
+`fmod`, `(a - fmod(a, b)) / b`, one less where the remainder's sign is not
+`b`'s, floored and rounded to the nearer integer, a zero signed as `a / b`,
+and `a / b` for a zero `b`. torch-mlir's `floor(a / b)` gave `7.0 // 0.1`
+70 (PyTorch 69: 0.1 is a little more than a tenth), `inf // 2` inf (NaN)
+and `1.0 // -inf` -0 (-1). `floor_divisions_as_pythons` writes those ops
+(a bf16 or f16 one in f32, rounded once, as PyTorch's kernel computes it),
+with fmods that `exact_fmod` then rewrites: it runs first.
+
+Integer fmods and floor divisions (`_torch_elementwise` makes the latter
+exact), and a fmod whose result type is not its first operand's (an
+integer tensor by a float), are left to torch-mlir.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["exact_fmod", "floor_divisions_as_pythons"]
+
+
+def _node(graph: Any, before: Any, target: Any, args: tuple[Any, ...], **kwargs: Any) -> Any:
+    """A call of `target` on `args` inserted before `before`, its fake
+    value computed in the fake mode of `before`'s."""
+    import torch
+
+    fake = before.meta["val"]
+    with graph.inserting_before(before):
+        node = graph.call_function(target, args, kwargs)
+    node.meta = dict(before.meta)
+    vals = tuple(a.meta["val"] if isinstance(a, torch.fx.Node) else a for a in args)
+    with fake.fake_mode:
+        node.meta["val"] = target(*vals, **kwargs)
+    return node
+
+
+def _is_float_fmod(node: Any) -> bool:
+    """Whether `node` is a fmod of a float tensor whose result has its type."""
+    import torch
+
+    aten = torch.ops.aten
+    if node.op != "call_function" or node.target not in (aten.fmod.Tensor, aten.fmod.Scalar):
+        return False
+    a = node.args[0]
+    val, a_val = node.meta.get("val"), getattr(a, "meta", {}).get("val")
+    return (isinstance(val, torch.Tensor) and isinstance(a_val, torch.Tensor) and val.dtype.is_floating_point
+            and a_val.dtype == val.dtype)
+
+
+def exact_fmod(program: Any) -> int:
+    """Rewrites each float fmod of `program` (a torch.export
+    ExportedProgram) in place as the module docstring says; returns how
+    many."""
+    import torch
+
+    aten = torch.ops.aten
+    graph = program.graph_module.graph
+    count = 0
+    for node in [n for n in graph.nodes if _is_float_fmod(n)]:
+        a, b = node.args[0], node.args[1]
+        size = abs(b) if not isinstance(b, torch.fx.Node) else _node(graph, node, aten.abs.default, (b,))
+        remainder = aten.remainder.Tensor if isinstance(b, torch.fx.Node) else aten.remainder.Scalar
+        magnitude = _node(graph, node, remainder, (_node(graph, node, aten.abs.default, (a,)), size))
+        negative = _node(graph, node, aten.lt.Scalar, (a, 0))
+        signed = _node(graph, node, aten.where.self,
+                       (negative, _node(graph, node, aten.neg.default, (magnitude,)), magnitude))
+        is_zero = _node(graph, node, aten.eq.Scalar, (magnitude, 0))
+        signed_zero = _node(graph, node, aten.mul.Tensor, (a, 0.0))
+        node.target, node.args, node.kwargs = aten.where.self, (is_zero, signed_zero, signed), {}
+        count += 1
+    if count:
+        graph.lint()
+        program.graph_module.recompile()
+    return count
+
+
+def _is_float_floor_division(node: Any) -> bool:
+    """Whether `node` is a floor division with a float result."""
+    import torch
+
+    aten = torch.ops.aten
+    if node.op != "call_function":
+        return False
+    if node.target in (aten.div.Tensor_mode, aten.div.Scalar_mode):
+        if node.kwargs.get("rounding_mode") != "floor":
+            return False
+    elif node.target not in (aten.floor_divide.default, aten.floor_divide.Scalar):
+        return False
+    val = node.meta.get("val")
+    return isinstance(val, torch.Tensor) and val.dtype.is_floating_point and isinstance(node.args[0], torch.fx.Node)
+
+
+def _pythons_floor_division(op: Any, a: Any, b: Any) -> Any:
+    """Python's `a // b` of floats (a node; `b` a node or a number), built
+    with `op(target, *args)`: from the exact fmod, (a - fmod) / b, one less
+    where the remainder's sign is not b's, floored and rounded to the nearer
+    integer; a zero signed as a / b; a / b where b is zero."""
+    import torch
+
+    aten = torch.ops.aten
+    scalar = not isinstance(b, torch.fx.Node)
+    mod = op(aten.fmod.Scalar if scalar else aten.fmod.Tensor, a, b)
+    div = op(aten.div.Tensor, op(aten.sub.Tensor, a, mod), b)
+    if scalar:
+        signs_differ = op(aten.ge.Scalar if b < 0 else aten.lt.Scalar, mod, 0)
+    else:
+        signs_differ = op(aten.ne.Tensor, op(aten.lt.Scalar, mod, 0), op(aten.lt.Scalar, b, 0))
+    short = op(aten.logical_and.default, op(aten.ne.Scalar, mod, 0), signs_differ)
+    div = op(aten.where.self, short, op(aten.sub.Tensor, div, 1), div)
+    floor = op(aten.floor.default, div)
+    past_half = op(aten.gt.Scalar, op(aten.sub.Tensor, div, floor), 0.5)
+    floor = op(aten.where.self, past_half, op(aten.add.Tensor, floor, 1), floor)
+    quotient = op(aten.div.Tensor, a, b)
+    if scalar and b == 0:
+        return quotient
+    result = op(aten.where.self, op(aten.ne.Scalar, div, 0), floor, op(aten.mul.Tensor, quotient, 0))
+    if scalar:
+        return result
+    return op(aten.where.self, op(aten.eq.Scalar, b, 0), quotient, result)
+
+
+def floor_divisions_as_pythons(program: Any) -> int:
+    """Rewrites each float floor division of `program` (a torch.export
+    ExportedProgram) in place as the module docstring says; returns how
+    many."""
+    import torch
+
+    aten = torch.ops.aten
+    graph = program.graph_module.graph
+    count = 0
+    for node in [n for n in graph.nodes if _is_float_floor_division(n)]:
+        def op(target: Any, *args: Any, at: Any = node, **kwargs: Any) -> Any:
+            return _node(graph, at, target, args, **kwargs)
+
+        dtype = node.meta["val"].dtype
+        # PyTorch's kernel divides a bf16 or f16 in f32 and rounds once.
+        work = torch.float32 if dtype in (torch.bfloat16, torch.float16) else dtype
+        a, b = node.args[0], node.args[1]
+        if isinstance(b, torch.fx.Node):
+            b = op(aten._to_copy.default, b, dtype=work)
+        result = _pythons_floor_division(op, op(aten._to_copy.default, a, dtype=work), b)
+        node.target, node.args, node.kwargs = aten._to_copy.default, (result,), {"dtype": dtype}
+        count += 1
+    if count:
+        graph.lint()
+        program.graph_module.recompile()
+    return count
