@@ -33,7 +33,9 @@ CPU attention kernel (flash attention) adds in blocks, a few percent of
 its bf16 results an ulp away from the f32 attention rounded once (which
 is exactly its MATH backend's, and ours), which spreads to about half of
 those models' outputs (by up to 0.002); PyTorch's f16 GEMM adds in another order than the f32 product
-(about 0.1% of its f16 matmul results differ from it); an f32 `rsqrt` or
+(about 0.1% of its f16 matmul results differ from it), and so does its oneDNN
+bf16 GEMM on a CPU with AMX or AVX512-BF16 (not with oneDNN off, nor on an
+AVX2 CPU); an f32 `rsqrt` or
 `exp` of another library can differ from PyTorch's by an f32 ulp, which
 now and then rounds the other way.
 """
