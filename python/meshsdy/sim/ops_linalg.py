@@ -111,7 +111,9 @@ class OperandMap:
                 raise SimulationError(f"output shape {list(out.shape)} does not match the loops {full}")
             return np.array(val, dtype=out.dtype)
         res = out.copy()
-        res[tuple(np.asarray(f(idx)) for f in self.fns)] = val
+        # Each index over the whole iteration space: a constant result
+        # (`(d0) -> (0)`) is one number, which would take the whole of `val`.
+        res[tuple(np.broadcast_to(np.asarray(f(idx)), val.shape) for f in self.fns)] = val
         return res
 
 

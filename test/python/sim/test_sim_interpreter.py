@@ -87,6 +87,41 @@ def test_generic_sequential_reduction_any_affine_map_and_index() -> None:
     np.testing.assert_allclose(got, want)
 
 
+def test_a_constant_output_map_reduces_into_that_element() -> None:
+    # torch-mlir's `x.mean()` of f64 sums into a tensor<1xf64> through
+    # (d0) -> (0): the simulator raised "setting an array element with a
+    # sequence"; the parallel form keeps the last iteration.
+    src = """
+    #x = affine_map<(d0) -> (d0)>
+    #one = affine_map<(d0) -> (0)>
+    #last = affine_map<(d0, d1) -> (d0, 1)>
+    #xy = affine_map<(d0, d1) -> (d0, d1)>
+    func.func @f(%x: tensor<5xf64>, %y: tensor<2x3xf64>, %init: tensor<2x2xf64>) -> (tensor<1xf64>, tensor<2x2xf64>) {
+      %zero = arith.constant 0.0 : f64
+      %e = tensor.empty() : tensor<1xf64>
+      %acc = linalg.fill ins(%zero : f64) outs(%e : tensor<1xf64>) -> tensor<1xf64>
+      %sum = linalg.generic {indexing_maps = [#x, #one], iterator_types = ["reduction"]}
+          ins(%x : tensor<5xf64>) outs(%acc : tensor<1xf64>) {
+      ^bb0(%v: f64, %o: f64):
+        %s = arith.addf %v, %o : f64
+        linalg.yield %s : f64
+      } -> tensor<1xf64>
+      %put = linalg.generic {indexing_maps = [#xy, #last], iterator_types = ["parallel", "parallel"]}
+          ins(%y : tensor<2x3xf64>) outs(%init : tensor<2x2xf64>) {
+      ^bb0(%v: f64, %o: f64):
+        linalg.yield %v : f64
+      } -> tensor<2x2xf64>
+      return %sum, %put : tensor<1xf64>, tensor<2x2xf64>
+    }
+    """
+    x, y, init = RNG.standard_normal(5), RNG.standard_normal((2, 3)), RNG.standard_normal((2, 2))
+    got_sum, got_put = simulate(src, "f", [x, y, init])
+    np.testing.assert_allclose(got_sum, [x.sum()])
+    want = init.copy()
+    want[:, 1] = y[:, 2]
+    np.testing.assert_array_equal(got_put, want)
+
+
 def test_matmul_with_transposed_indexing_maps_and_batch_matmul() -> None:
     src = """
     func.func @f(%a: tensor<8x4xf32>, %b: tensor<8x3xf32>, %c: tensor<4x3xf32>,
