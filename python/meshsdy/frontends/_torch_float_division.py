@@ -31,6 +31,7 @@ integer tensor by a float), are left to torch-mlir.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 __all__ = ["exact_fmod", "floor_divisions_as_pythons"]
@@ -64,31 +65,43 @@ def _is_float_fmod(node: Any) -> bool:
             and a_val.dtype == val.dtype)
 
 
+def _rewrite(program: Any, matches: Callable[[Any], bool], rewrite: Callable[[Any, Any], None]) -> int:
+    """Calls `rewrite(op, node)` on each node of `program` (a torch.export
+    ExportedProgram) that `matches`; `op(target, *args, **kwargs)` inserts
+    a call before the node. Returns how many nodes."""
+    graph = program.graph_module.graph
+    nodes = [n for n in graph.nodes if matches(n)]
+    for node in nodes:
+        def op(target: Any, *args: Any, at: Any = node, **kwargs: Any) -> Any:
+            return _node(graph, at, target, args, **kwargs)
+
+        rewrite(op, node)
+    if nodes:
+        graph.lint()
+        program.graph_module.recompile()
+    return len(nodes)
+
+
+def _exact_fmod(op: Any, node: Any) -> None:
+    """Fmod `node` becomes remainder(|a|, |b|) signed as a."""
+    import torch
+
+    aten = torch.ops.aten
+    a, b = node.args[0], node.args[1]
+    scalar = not isinstance(b, torch.fx.Node)
+    magnitude = op(aten.remainder.Scalar if scalar else aten.remainder.Tensor, op(aten.abs.default, a),
+                   abs(b) if scalar else op(aten.abs.default, b))
+    signed = op(aten.where.self, op(aten.lt.Scalar, a, 0), op(aten.neg.default, magnitude), magnitude)
+    # A zero result has a's sign, as C's fmod gives it.
+    node.target, node.args, node.kwargs = (
+        aten.where.self, (op(aten.eq.Scalar, magnitude, 0), op(aten.mul.Tensor, a, 0.0), signed), {})
+
+
 def exact_fmod(program: Any) -> int:
     """Rewrites each float fmod of `program` (a torch.export
     ExportedProgram) in place as the module docstring says; returns how
     many."""
-    import torch
-
-    aten = torch.ops.aten
-    graph = program.graph_module.graph
-    count = 0
-    for node in [n for n in graph.nodes if _is_float_fmod(n)]:
-        a, b = node.args[0], node.args[1]
-        size = abs(b) if not isinstance(b, torch.fx.Node) else _node(graph, node, aten.abs.default, (b,))
-        remainder = aten.remainder.Tensor if isinstance(b, torch.fx.Node) else aten.remainder.Scalar
-        magnitude = _node(graph, node, remainder, (_node(graph, node, aten.abs.default, (a,)), size))
-        negative = _node(graph, node, aten.lt.Scalar, (a, 0))
-        signed = _node(graph, node, aten.where.self,
-                       (negative, _node(graph, node, aten.neg.default, (magnitude,)), magnitude))
-        is_zero = _node(graph, node, aten.eq.Scalar, (magnitude, 0))
-        signed_zero = _node(graph, node, aten.mul.Tensor, (a, 0.0))
-        node.target, node.args, node.kwargs = aten.where.self, (is_zero, signed_zero, signed), {}
-        count += 1
-    if count:
-        graph.lint()
-        program.graph_module.recompile()
-    return count
+    return _rewrite(program, _is_float_fmod, _exact_fmod)
 
 
 def _is_float_floor_division(node: Any) -> bool:
@@ -136,29 +149,23 @@ def _pythons_floor_division(op: Any, a: Any, b: Any) -> Any:
     return op(aten.where.self, op(aten.eq.Scalar, b, 0), quotient, result)
 
 
+def _floor_division_as_pythons(op: Any, node: Any) -> None:
+    """Floor division `node` becomes Python's, in f32 for 16 bits."""
+    import torch
+
+    aten = torch.ops.aten
+    dtype = node.meta["val"].dtype
+    # PyTorch's kernel divides a bf16 or f16 in f32 and rounds once.
+    work = torch.float32 if dtype in (torch.bfloat16, torch.float16) else dtype
+    a, b = node.args[0], node.args[1]
+    if isinstance(b, torch.fx.Node):
+        b = op(aten._to_copy.default, b, dtype=work)
+    result = _pythons_floor_division(op, op(aten._to_copy.default, a, dtype=work), b)
+    node.target, node.args, node.kwargs = aten._to_copy.default, (result,), {"dtype": dtype}
+
+
 def floor_divisions_as_pythons(program: Any) -> int:
     """Rewrites each float floor division of `program` (a torch.export
     ExportedProgram) in place as the module docstring says; returns how
     many."""
-    import torch
-
-    aten = torch.ops.aten
-    graph = program.graph_module.graph
-    count = 0
-    for node in [n for n in graph.nodes if _is_float_floor_division(n)]:
-        def op(target: Any, *args: Any, at: Any = node, **kwargs: Any) -> Any:
-            return _node(graph, at, target, args, **kwargs)
-
-        dtype = node.meta["val"].dtype
-        # PyTorch's kernel divides a bf16 or f16 in f32 and rounds once.
-        work = torch.float32 if dtype in (torch.bfloat16, torch.float16) else dtype
-        a, b = node.args[0], node.args[1]
-        if isinstance(b, torch.fx.Node):
-            b = op(aten._to_copy.default, b, dtype=work)
-        result = _pythons_floor_division(op, op(aten._to_copy.default, a, dtype=work), b)
-        node.target, node.args, node.kwargs = aten._to_copy.default, (result,), {"dtype": dtype}
-        count += 1
-    if count:
-        graph.lint()
-        program.graph_module.recompile()
-    return count
+    return _rewrite(program, _is_float_floor_division, _floor_division_as_pythons)
