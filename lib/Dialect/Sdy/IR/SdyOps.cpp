@@ -52,9 +52,13 @@ static void printStrippedTensorShardingPerValueAttr(
 static ParseResult parseSingleBlockRegionNoBlockId(OpAsmParser &parser,
                                                    Region &region) {
   SmallVector<OpAsmParser::Argument> args;
+  // Both ops are IsolatedFromAbove: their bodies are a name scope of their
+  // own. Parsed as an open scope, a definition inside resolved a forward
+  // reference outside, and a later parse error destroyed it while the
+  // outer op still used it (an abort).
   if (parser.parseArgumentList(args, OpAsmParser::Delimiter::Paren,
                                /*allowType=*/true) ||
-      parser.parseRegion(region, args))
+      parser.parseRegion(region, args, /*enableNameShadowing=*/true))
     return failure();
   // The terminator may be omitted when it returns nothing.
   if (region.empty())
