@@ -28,14 +28,15 @@ every elementwise op with PyTorch's, `test_torch_elementwise.py`):
 from __future__ import annotations
 
 from mlir import ir
+from mlir.dialects import arith
 
 from ._common import defining_op, ops_named
 
 __all__ = ["pytorch_elementwise"]
 
+_F = arith.CmpFPredicate
 # arith.cmpf predicates that order two numbers (ordered and unordered).
-_ORDERING = {2, 3, 4, 5, 9, 10, 11, 12}  # ogt oge olt ole ugt uge ult ule
-_UNO = 14
+_ORDERING = {_F.OGT, _F.OGE, _F.OLT, _F.OLE, _F.UGT, _F.UGE, _F.ULT, _F.ULE}
 
 
 def _propagate_nan(select: ir.Operation) -> bool:
@@ -58,12 +59,9 @@ def _propagate_nan(select: ir.Operation) -> bool:
     if not isinstance(a.type, ir.FloatType):
         return False
     with ir.InsertionPoint.after(select), select.location:
-        i1 = ir.IntegerType.get_signless(1)
-        unordered = ir.Operation.create("arith.cmpf", results=[i1], operands=[a, b], attributes={
-            "predicate": ir.IntegerAttr.get(ir.IntegerType.get_signless(64), _UNO)}).result
-        nan = ir.Operation.create("arith.addf", results=[a.type], operands=[a, b]).result
-        result = ir.Operation.create("arith.select", results=[a.type],
-                                     operands=[unordered, nan, select.results[0]])
+        unordered = arith.CmpFOp(_F.UNO, a, b).result
+        nan = arith.AddFOp(a, b).result
+        result = arith.SelectOp(unordered, nan, select.results[0]).operation
     select.results[0].replace_all_uses_with(result.results[0])
     result.operands[2] = select.results[0]  # the line above redirected this use too
     return True
@@ -90,11 +88,12 @@ def _exact_negation(fptosi: ir.Operation) -> bool:
                                                   and x.type.has_static_shape):
         return False
     with ir.InsertionPoint(fptosi), fptosi.location:
-        element = x.type.element_type if isinstance(x.type, ir.ShapedType) else x.type
-        zero = ir.Operation.create("arith.constant", results=[x.type], attributes={
-            "value": ir.IntegerAttr.get(element, 0) if not isinstance(x.type, ir.ShapedType)
-            else ir.DenseElementsAttr.get_splat(x.type, ir.IntegerAttr.get(element, 0))}).result
-        negated = ir.Operation.create("arith.subi", results=[x.type], operands=[zero, x]).result
+        if isinstance(x.type, ir.ShapedType):
+            zero = arith.constant(x.type, ir.DenseElementsAttr.get_splat(
+                x.type, ir.IntegerAttr.get(x.type.element_type, 0)))
+        else:
+            zero = arith.constant(x.type, 0)
+        negated = arith.SubIOp(zero, x).result
     fptosi.results[0].replace_all_uses_with(negated)
     fptosi.erase()
     for dead in (negf, sitofp):
@@ -106,8 +105,7 @@ def _exact_negation(fptosi: ir.Operation) -> bool:
 def _constant_like(value: ir.Value, number: int) -> ir.Value:
     """An `arith.constant` `number` of `value`'s integer type, at the
     insertion point."""
-    return ir.Operation.create("arith.constant", results=[value.type], attributes={
-        "value": ir.IntegerAttr.get(value.type, number)}).result
+    return arith.ConstantOp(value.type, number).result
 
 
 def _exact_floor_division(fptosi: ir.Operation) -> bool:
@@ -127,20 +125,15 @@ def _exact_floor_division(fptosi: ir.Operation) -> bool:
         return False
     if fptosi.parent is None or fptosi.parent.name != "linalg.generic":
         return False
-    eq = ir.IntegerAttr.get(ir.IntegerType.get_signless(64), 0)
-    i1 = ir.IntegerType.get_signless(1)
     with ir.InsertionPoint(fptosi), fptosi.location:
         zero, one, minus_one = (_constant_like(a, n) for n in (0, 1, -1))
-        by_zero = ir.Operation.create("arith.cmpi", results=[i1], operands=[b, zero],
-                                      attributes={"predicate": eq}).result
-        by_minus_one = ir.Operation.create("arith.cmpi", results=[i1], operands=[b, minus_one],
-                                           attributes={"predicate": eq}).result
-        trapping = ir.Operation.create("arith.ori", results=[i1], operands=[by_zero, by_minus_one]).result
-        divisor = ir.Operation.create("arith.select", results=[int_type], operands=[trapping, one, b]).result
-        quotient = ir.Operation.create("arith.floordivsi", results=[int_type], operands=[a, divisor]).result
-        negated = ir.Operation.create("arith.subi", results=[int_type], operands=[zero, a]).result
-        result = ir.Operation.create("arith.select", results=[int_type],
-                                     operands=[by_minus_one, negated, quotient]).result
+        by_zero = arith.CmpIOp(arith.CmpIPredicate.eq, b, zero).result
+        by_minus_one = arith.CmpIOp(arith.CmpIPredicate.eq, b, minus_one).result
+        trapping = arith.OrIOp(by_zero, by_minus_one).result
+        divisor = arith.SelectOp(trapping, one, b).result
+        quotient = arith.FloorDivSIOp(a, divisor).result
+        negated = arith.SubIOp(zero, a).result
+        result = arith.SelectOp(by_minus_one, negated, quotient).result
     fptosi.results[0].replace_all_uses_with(result)
     fptosi.erase()
     for dead in (floor, divf, *casts):
@@ -166,8 +159,7 @@ def _gelu_beta(tanh: ir.Operation) -> bool:
         value = constant.attributes["value"]
         if isinstance(value, ir.FloatAttr) and abs(value.value - _GELU_BETA) < 1e-7:
             with ir.InsertionPoint(mul), mul.location:
-                exact = ir.Operation.create("arith.constant", results=[factor.type], attributes={
-                    "value": ir.FloatAttr.get(factor.type, _SQRT_2_OVER_PI)})
+                exact = arith.ConstantOp(factor.type, _SQRT_2_OVER_PI)
             mul.operands[index] = exact.results[0]
             return True
     return False

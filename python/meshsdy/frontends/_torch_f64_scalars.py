@@ -19,21 +19,17 @@ from __future__ import annotations
 
 from typing import Any
 
+from ._torch_fx import insert_call
+
 __all__ = ["f64_scalars_as_tensors"]
 
 
 def _f64_constant(graph: Any, before: Any, value: float) -> Any:
-    """An f64 0-d `aten.full` of `value`, inserted before `before`, with
-    its fake value."""
+    """An f64 0-d `aten.full` of `value`, inserted before `before`."""
     import torch
 
-    args, kwargs = ([], value), {"dtype": torch.float64, "device": torch.device("cpu")}
-    with graph.inserting_before(before):
-        node = graph.call_function(torch.ops.aten.full.default, args, kwargs)
-    node.meta = {key: v for key, v in before.meta.items() if key != "val"}
-    with before.meta["val"].fake_mode:
-        node.meta["val"] = torch.ops.aten.full.default(*args, **kwargs)
-    return node
+    return insert_call(graph, before, torch.ops.aten.full.default, ([], value),
+                       {"dtype": torch.float64, "device": torch.device("cpu")})
 
 
 def f64_scalars_as_tensors(program: Any) -> int:

@@ -34,22 +34,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ._torch_fx import insert_call
+
 __all__ = ["exact_fmod", "floor_divisions_as_pythons"]
-
-
-def _node(graph: Any, before: Any, target: Any, args: tuple[Any, ...], **kwargs: Any) -> Any:
-    """A call of `target` on `args` inserted before `before`, its fake
-    value computed in the fake mode of `before`'s."""
-    import torch
-
-    fake = before.meta["val"]
-    with graph.inserting_before(before):
-        node = graph.call_function(target, args, kwargs)
-    node.meta = dict(before.meta)
-    vals = tuple(a.meta["val"] if isinstance(a, torch.fx.Node) else a for a in args)
-    with fake.fake_mode:
-        node.meta["val"] = target(*vals, **kwargs)
-    return node
 
 
 def _is_float_fmod(node: Any) -> bool:
@@ -73,7 +60,7 @@ def _rewrite(program: Any, matches: Callable[[Any], bool], rewrite: Callable[[An
     nodes = [n for n in graph.nodes if matches(n)]
     for node in nodes:
         def op(target: Any, *args: Any, at: Any = node, **kwargs: Any) -> Any:
-            return _node(graph, at, target, args, **kwargs)
+            return insert_call(graph, at, target, args, kwargs)
 
         rewrite(op, node)
     if nodes:

@@ -45,6 +45,8 @@ from __future__ import annotations
 import operator
 from typing import Any
 
+from ._torch_fx import insert_call
+
 __all__ = ["compute_16_bit_in_f32"]
 
 #: ATen ops (overload packet names) whose result is some of their operand's
@@ -79,11 +81,7 @@ def compute_16_bit_in_f32(program: Any) -> int:
     def in_f32(node: Any, target: Any, args: Any, kwargs: Any) -> Any:
         """A call of `target` before `node`, with `node`'s metadata, its
         16-bit results f32."""
-        with graph.inserting_before(node):
-            wide = graph.call_function(target, args, kwargs)
-        wide.meta = dict(node.meta)
-        wide.meta["val"] = _as_f32(node.meta["val"])
-        return wide
+        return insert_call(graph, node, target, args, kwargs, val=_as_f32(node.meta["val"]))
 
     def round_back(node: Any, wide: Any) -> None:
         """`node` (16-bit) becomes the rounding of `wide`, its f32 value;
@@ -251,10 +249,8 @@ def _fake_as(val: Any, dtype: Any) -> Any:
 
 def _converted(graph: Any, value: Any, dtype: Any, before: Any) -> Any:
     """A node converting `value` (a node) to `dtype` (`aten._to_copy`),
-    inserted before the node `before`, with its fake value."""
+    inserted before the node `before`."""
     import torch
 
-    with graph.inserting_before(before):
-        node = graph.call_function(torch.ops.aten._to_copy.default, (value,), {"dtype": dtype})
-    node.meta["val"] = _fake_as(value.meta["val"], dtype)
-    return node
+    return insert_call(graph, before, torch.ops.aten._to_copy.default, (value,), {"dtype": dtype},
+                       val=_fake_as(value.meta["val"], dtype))
