@@ -38,6 +38,7 @@ import meshsdy  # noqa: F401  (registers the dialects and passes)
 
 from ._common import FrontendError, check_no_foreign_ops
 from ._jaxlib_concat import concats_from_generics
+from ._jaxlib_lapack import lapack_from_stablehlo
 from ._jaxlib_scatter import scatters_from_stablehlo
 from ._jaxlib_sort import sorts_from_stablehlo
 from ._signless import signless_integers
@@ -201,6 +202,7 @@ def _convert_in_ours(generic: str) -> str:
             raise FrontendError(f"{_SOURCE}: {_one_line(e)}") from None
         sorts_from_stablehlo(module, _SOURCE)
         scatters_from_stablehlo(module, _SOURCE)
+        lapack_from_stablehlo(module, _SOURCE)
         check_no_foreign_ops(module, _SOURCE, casts=False)
         PassManager.parse(INLINE_PIPELINE).run(module.operation)
         signless_integers(module)

@@ -1,0 +1,179 @@
+"""jaxlib's LAPACK custom calls (`jnp.linalg.solve`, `inv`, `det`,
+`slogdet`, `lax.linalg.lu`, `cholesky`, `jax.scipy.linalg.solve_triangular`,
+`cho_solve`, `lu_solve`) as calls of meshsdy functions (`_lapack_text.py`).
+
+On the CPU JAX lowers them to `stablehlo.custom_call @lapack_{s,d}getrf_ffi`,
+`@lapack_{s,d}potrf_ffi` and `@lapack_{s,d}trsm_ffi`, which jaxlib leaves
+as they are; their meaning is LAPACK's, with the options in
+`mhlo.backend_config` as LAPACK's characters (`uplo` 'L' or 'U', `side`,
+`trans_x` 'N', 'T' or 'C', `diag` 'U' or 'N') and the leading
+`num_batch_dims` dimensions (`mhlo.frontend_attributes`) a batch: one
+factorization per matrix, which a loop over the batch gives. The layouts
+the call asks for (column-major, LAPACK's) are XLA's business: the values
+are the logical matrices. Other LAPACK calls (`eigh`, `qr`, `svd`, complex
+types) stay foreign ops, refused by name.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from mlir import ir
+
+from ._common import ops_named
+from ._jaxlib_scalar_region import refuse
+from ._lapack_text import getrf_function_text, potrf_function_text, trsm_function_text
+
+__all__ = ["lapack_from_stablehlo"]
+
+_ELEMENTS = {"s": "f32", "d": "f64"}
+_ROUTINES = ("getrf", "potrf", "trsm")
+
+
+def _target(op: ir.Operation) -> tuple[str, str] | None:
+    """(routine, element type) of a LAPACK custom call meshsdy converts."""
+    if "call_target_name" not in op.attributes:
+        return None
+    name = ir.StringAttr(op.attributes["call_target_name"]).value
+    for routine in _ROUTINES:
+        for letter, element in _ELEMENTS.items():
+            if name == f"lapack_{letter}{routine}_ffi":
+                return routine, element
+    return None
+
+
+def _option(op: ir.Operation, key: str, default: str) -> str:
+    """A `mhlo.backend_config` character option (LAPACK's letter)."""
+    if "mhlo.backend_config" not in op.attributes:
+        return default
+    config = ir.DictAttr(op.attributes["mhlo.backend_config"])
+    return chr(ir.IntegerAttr(config[key]).value) if key in config else default
+
+
+def _batch_dims(op: ir.Operation) -> int:
+    if "mhlo.frontend_attributes" not in op.attributes:
+        return 0
+    attributes = ir.DictAttr(op.attributes["mhlo.frontend_attributes"])
+    return int(ir.StringAttr(attributes["num_batch_dims"]).value) if "num_batch_dims" in attributes else 0
+
+
+def _t(shape: Sequence[int], element: str) -> str:
+    return f"tensor<{''.join(f'{s}x' for s in shape)}{element}>"
+
+
+def _batched_text(name: str, inner: str, batch: Sequence[int], operands: Sequence[tuple[Sequence[int], str]],
+                  results: Sequence[tuple[Sequence[int], str]]) -> str:
+    """@name over tensors of `batch` + each core shape: @inner (core shapes)
+    called on each matrix of the batch, in a loop over its positions."""
+    count = 1
+    for size in batch:
+        count *= size
+    flat = [count]
+    full = lambda core, e: _t([*batch, *core], e)  # noqa: E731
+    flat_t = lambda core, e: _t([*flat, *core], e)  # noqa: E731
+
+    def reassociation(core: Sequence[int]) -> str:
+        groups = [list(range(len(batch)))] + [[len(batch) + d] for d in range(len(core))]
+        return "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
+
+    def window(core: Sequence[int]) -> str:
+        return (f"[%b{', 0' * len(core)}] [1{''.join(f', {s}' for s in core)}] "
+                f"[1{', 1' * len(core)}]")
+
+    lines = [f"func.func private @{name}({', '.join(f'%x{i}: {full(c, e)}' for i, (c, e) in enumerate(operands))})"
+             f" -> ({', '.join(full(c, e) for c, e in results)}) {{",
+             "  %c0 = arith.constant 0 : index", "  %c1 = arith.constant 1 : index",
+             f"  %count = arith.constant {count} : index"]
+    # One batch dimension is already the flat one.
+    flat_name = (lambda i: f"%x{i}") if len(batch) == 1 else (lambda i: f"%f{i}")  # noqa: E731
+    for i, (core, e) in enumerate(operands):
+        if len(batch) > 1:
+            lines.append(f"  %f{i} = tensor.collapse_shape %x{i} {reassociation(core)} : "
+                         f"{full(core, e)} into {flat_t(core, e)}")
+    for i, (core, e) in enumerate(results):
+        lines.append(f"  %init{i} = tensor.empty() : {flat_t(core, e)}")
+    result_types = ", ".join(flat_t(c, e) for c, e in results)
+    lines.append(f"  %loop:{len(results)} = scf.for %b = %c0 to %count step %c1 iter_args("
+                 f"{', '.join(f'%acc{i} = %init{i}' for i in range(len(results)))}) -> ({result_types}) {{")
+    for i, (core, e) in enumerate(operands):
+        lines.append(f"    %one{i} = tensor.extract_slice {flat_name(i)}{window(core)} : {flat_t(core, e)} to {_t(core, e)}")
+    lines.append(f"    %r:{len(results)} = func.call @{inner}({', '.join(f'%one{i}' for i in range(len(operands)))}) : "
+                 f"({', '.join(_t(c, e) for c, e in operands)}) -> ({', '.join(_t(c, e) for c, e in results)})")
+    for i, (core, e) in enumerate(results):
+        lines.append(f"    %put{i} = tensor.insert_slice %r#{i} into %acc{i}{window(core)} : "
+                     f"{_t(core, e)} into {flat_t(core, e)}")
+    lines += [f"    scf.yield {', '.join(f'%put{i}' for i in range(len(results)))} : {result_types}", "  }"]
+    outs = []
+    for i, (core, e) in enumerate(results):
+        if len(batch) == 1:
+            outs.append(f"%loop#{i}")
+            continue
+        shape = ", ".join(map(str, [*batch, *core]))
+        lines.append(f"  %out{i} = tensor.expand_shape %loop#{i} {reassociation(core)} output_shape [{shape}] : "
+                     f"{flat_t(core, e)} into {full(core, e)}")
+        outs.append(f"%out{i}")
+    lines += [f"  return {', '.join(outs)} : {', '.join(full(c, e) for c, e in results)}", "}"]
+    return "\n".join(lines)
+
+
+def _function_text(op: ir.Operation, routine: str, element: str, name: str, source: str) -> str:
+    """The text of the function(s) @name computing `op`."""
+    shapes = [list(ir.RankedTensorType(v.type).shape) for v in op.operands]
+    batch_count = _batch_dims(op)
+    batch = shapes[0][:batch_count]
+    cores = [s[batch_count:] for s in shapes]
+    if any(len(c) != 2 for c in cores):
+        raise refuse(op, f"matrices expected after {batch_count} batch dimensions, got shapes {shapes}", source)
+    inner = f"{name}_matrix" if batch else name
+    if routine == "getrf":
+        m, n = cores[0]
+        text = getrf_function_text(inner, m, n, element)
+        results = [(cores[0], element), ([min(m, n)], "i32"), ([], "i32")]
+    elif routine == "potrf":
+        if cores[0][0] != cores[0][1]:
+            raise refuse(op, f"a square matrix expected, got {cores[0]}", source)
+        text = potrf_function_text(inner, cores[0][0], element, lower=_option(op, "uplo", "L") == "L")
+        results = [(cores[0], element), ([], "i32")]
+    else:
+        if len(cores) != 2 or cores[0][0] != cores[0][1]:
+            raise refuse(op, f"a square matrix and a right-hand side expected, got {shapes}", source)
+        text = trsm_function_text(inner, tuple(cores[0]), tuple(cores[1]), element,
+                                  left=_option(op, "side", "L") == "L", lower=_option(op, "uplo", "L") == "L",
+                                  transpose=_option(op, "trans_x", "N") != "N", unit=_option(op, "diag", "N") == "U")
+        results = [(cores[1], element)]
+    if [list(ir.RankedTensorType(r.type).shape) for r in op.results] != [[*batch, *c] for c, _ in results]:
+        raise refuse(op, "results of LAPACK's shapes expected", source)
+    if batch:
+        operands = [(c, element) for c in cores]
+        text += "\n" + _batched_text(name, inner, batch, operands, results)
+    return text
+
+
+def lapack_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int:
+    """Replaces each LAPACK custom call meshsdy converts (module docstring)
+    with a call of a private function, inlined later; returns how many."""
+    count = 0
+    for op in ops_named(module, "stablehlo.custom_call"):
+        target = _target(op)
+        if target is None:
+            continue
+        types = [v.type for v in [*op.operands, *op.results]]
+        if any(not isinstance(t, ir.RankedTensorType) or not t.has_static_shape for t in types):
+            raise refuse(op, "static shapes expected", source)
+        name = f"__meshsdy_lapack_{count}"
+        text = _function_text(op, *target, name, source)
+        with op.location:
+            parsed = ir.Module.parse(text)
+            functions = list(parsed.body.operations)
+            for function in functions:
+                function.operation.detach_from_parent()
+                module.body.append(function)
+            del parsed
+            call = ir.Operation.create("func.call", results=[r.type for r in op.results], operands=list(op.operands),
+                                       attributes={"callee": ir.FlatSymbolRefAttr.get(name)},
+                                       ip=ir.InsertionPoint(op))
+        for old, new in zip(op.results, call.results, strict=True):
+            old.replace_all_uses_with(new)
+        op.erase()
+        count += 1
+    return count
