@@ -1,16 +1,16 @@
 """jaxlib's LAPACK custom calls (`jnp.linalg.solve`, `inv`, `det`,
 `slogdet`, `lax.linalg.lu`, `cholesky`, `jax.scipy.linalg.solve_triangular`,
-`cho_solve`, `lu_solve`) as calls of meshsdy functions (`_lapack_text.py`).
+`cho_solve`, `lu_solve`, `jnp.linalg.qr`) as calls of meshsdy functions (`_lapack_text.py`).
 
 On the CPU JAX lowers them to `stablehlo.custom_call @lapack_{s,d}getrf_ffi`,
-`@lapack_{s,d}potrf_ffi` and `@lapack_{s,d}trsm_ffi`, which jaxlib leaves
+`potrf`, `trsm`, `geqrf` and `orgqr` (same names), which jaxlib leaves
 as they are; their meaning is LAPACK's, with the options in
 `mhlo.backend_config` as LAPACK's characters (`uplo` 'L' or 'U', `side`,
 `trans_x` 'N', 'T' or 'C', `diag` 'U' or 'N') and the leading
 `num_batch_dims` dimensions (`mhlo.frontend_attributes`) a batch: one
 factorization per matrix, which a loop over the batch gives. The layouts
 the call asks for (column-major, LAPACK's) are XLA's business: the values
-are the logical matrices. Other LAPACK calls (`eigh`, `qr`, `svd`, complex
+are the logical matrices. Other LAPACK calls (`eigh`, `svd`, complex
 types) stay foreign ops, refused by name.
 """
 
@@ -22,12 +22,13 @@ from mlir import ir
 
 from ._common import ops_named
 from ._jaxlib_scalar_region import refuse
-from ._lapack_text import getrf_function_text, potrf_function_text, trsm_function_text
+from ._lapack_text import (geqrf_function_text, getrf_function_text, orgqr_function_text, potrf_function_text,
+                           trsm_function_text)
 
 __all__ = ["lapack_from_stablehlo"]
 
 _ELEMENTS = {"s": "f32", "d": "f64"}
-_ROUTINES = ("getrf", "potrf", "trsm")
+_ROUTINES = ("getrf", "potrf", "trsm", "geqrf", "orgqr")
 
 
 def _target(op: ir.Operation) -> tuple[str, str] | None:
@@ -122,10 +123,22 @@ def _function_text(op: ir.Operation, routine: str, element: str, name: str, sour
     batch_count = _batch_dims(op)
     batch = shapes[0][:batch_count]
     cores = [s[batch_count:] for s in shapes]
-    if any(len(c) != 2 for c in cores):
+    matrices = cores[:1] if routine == "orgqr" else cores  # orgqr's second operand: the taus
+    if any(len(c) != 2 for c in matrices) or any(s[:batch_count] != batch for s in shapes):
         raise refuse(op, f"matrices expected after {batch_count} batch dimensions, got shapes {shapes}", source)
     inner = f"{name}_matrix" if batch else name
-    if routine == "getrf":
+    if routine == "geqrf":
+        m, n = cores[0]
+        text = geqrf_function_text(inner, m, n, element)
+        results = [(cores[0], element), ([min(m, n)], element)]
+    elif routine == "orgqr":
+        m, n = cores[0]
+        k = cores[1][0] if len(cores) == 2 and len(cores[1]) == 1 else -1
+        if not 0 < k <= n <= m:
+            raise refuse(op, f"an m x n matrix of k reflectors, k <= n <= m, expected, got shapes {shapes}", source)
+        text = orgqr_function_text(inner, m, n, k, element)
+        results = [(cores[0], element)]
+    elif routine == "getrf":
         m, n = cores[0]
         text = getrf_function_text(inner, m, n, element)
         results = [(cores[0], element), ([min(m, n)], "i32"), ([], "i32")]
@@ -144,7 +157,7 @@ def _function_text(op: ir.Operation, routine: str, element: str, name: str, sour
     if [list(ir.RankedTensorType(r.type).shape) for r in op.results] != [[*batch, *c] for c, _ in results]:
         raise refuse(op, "results of LAPACK's shapes expected", source)
     if batch:
-        operands = [(c, element) for c in cores]
+        operands = [(c, element) for c in cores]  # orgqr's taus too
         text += "\n" + _batched_text(name, inner, batch, operands, results)
     return text
 

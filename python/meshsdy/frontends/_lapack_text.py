@@ -25,6 +25,14 @@ Their meanings are LAPACK's:
   with its diagonal's square root, the column below divided by it; info
   is the first j + 1 whose diagonal is not positive (or NaN). The other
   triangle keeps the input's values, as LAPACK leaves it.
+- geqrf (m x n, Householder): step i reflects column i's rows below the
+  diagonal onto it: beta = -sign(alpha) |(alpha, x)|, tau = (beta -
+  alpha) / beta, v = (1, x / (alpha - beta)), the trailing columns C -=
+  tau v (v^T C); tau 0 (no reflection) where x is zero or i the last row.
+  R in the upper triangle, the v below the diagonal, the taus apart.
+- orgqr (m x n from k reflectors): columns k.. of the unit matrix, then
+  the reflectors applied from the last to the first, each column i
+  becoming its reflector's first column (0 above, 1 - tau, -tau v).
 - trsm (side, uplo, trans, diag): op(A) X = B or X op(A) = B, alpha 1;
   only A's triangle is read (its diagonal too unless unit). X op(A) = B
   is op(A)^T X^T = B^T, op(A) = A^T is a transposed A whose other
@@ -37,7 +45,8 @@ agree with LAPACK's to rounding, not bit for bit.
 
 from __future__ import annotations
 
-__all__ = ["getrf_function_text", "potrf_function_text", "trsm_function_text"]
+__all__ = ["geqrf_function_text", "getrf_function_text", "orgqr_function_text", "potrf_function_text",
+           "trsm_function_text"]
 
 
 def _t(shape: tuple[int, ...], element: str) -> str:
@@ -300,3 +309,161 @@ def trsm_function_text(name: str, a_shape: tuple[int, int], b_shape: tuple[int, 
         result = "%xt"
     lines += [f"  return {result} : {_t(b_shape, element)}", "}"]
     return "\n".join(lines)
+
+
+def _reflect_lines(mat_name: str, v: str, tau: str, m: int, n: int, element: str, out: str) -> list[str]:
+    """`out` = `mat_name` (m x n) with columns c > %i reflected: C + v (-tau
+    v^T C), in the order LAPACK's slarf (a gemv, then a ger) forms it."""
+    mat, vec_n = _t((m, n), element), _t((n,), element)
+    return [
+        f"    {out}_w0 = linalg.fill ins(%zero : {element}) outs(%cols_init : {vec_n}) -> {vec_n}",
+        f"    {out}_w = linalg.generic {{indexing_maps = [{_D0}, {_MAP2}, {_D1}], "
+        f"iterator_types = [\"reduction\", \"parallel\"]}} ins({v}, {mat_name} : {_t((m,), element)}, {mat}) "
+        f"outs({out}_w0 : {vec_n}) {{",
+        f"    ^bb0(%vr: {element}, %x: {element}, %acc: {element}):",
+        f"      %p = arith.mulf %vr, %x : {element}",
+        f"      %y = arith.addf %acc, %p : {element}",
+        f"      linalg.yield %y : {element}",
+        f"    }} -> {vec_n}",
+        f"    {out}_mtau = arith.negf {tau} : {element}",
+        f"    {out} = linalg.generic {{indexing_maps = [{_D0}, {_D1}, {_MAP2}], "
+        f"iterator_types = [\"parallel\", \"parallel\"]}} ins({v}, {out}_w : {_t((m,), element)}, {vec_n}) "
+        f"outs({mat_name} : {mat}) {{",
+        f"    ^bb0(%vr: {element}, %wc: {element}, %x: {element}):",
+        "      %c = linalg.index 1 : index",
+        "      %right = arith.cmpi sgt, %c, %i : index",
+        f"      %tw = arith.mulf {out}_mtau, %wc : {element}",
+        f"      %p = arith.mulf %vr, %tw : {element}",
+        f"      %upd = arith.addf %x, %p : {element}",
+        f"      %y = arith.select %right, %upd, %x : {element}",
+        f"      linalg.yield %y : {element}",
+        f"    }} -> {mat}",
+    ]
+
+
+def geqrf_function_text(name: str, m: int, n: int, element: str) -> str:
+    """@name(a: m x n) -> (R and the reflectors, the k = min(m, n) taus)."""
+    k = min(m, n)
+    mat, col, vec_m = _t((m, n), element), _t((m, 1), element), _t((m,), element)
+    taus = _t((k,), element)
+    return "\n".join([
+        f"func.func private @{name}(%a: {mat}) -> ({mat}, {taus}) {{",
+        *_common(element),
+        f"  %steps = arith.constant {k} : index",
+        f"  %last_row = arith.constant {m - 1} : index",
+        f"  %rows_init = tensor.empty() : {vec_m}",
+        f"  %cols_init = tensor.empty() : {_t((n,), element)}",
+        f"  %taus_init = tensor.empty() : {taus}",
+        f"  %r:2 = scf.for %i = %c0 to %steps step %c1 iter_args(%q = %a, %ts = %taus_init) -> ({mat}, {taus}) {{",
+        f"    %col = tensor.extract_slice %q[0, %i] [{m}, 1] [1, 1] : {mat} to {col}",
+        f"    %colv = tensor.collapse_shape %col [[0, 1]] : {col} into {vec_m}",
+        f"    %alpha = tensor.extract %colv[%i] : {vec_m}",
+        f"    %init = tensor.empty() : {_t((), element)}",
+        f"    %x0 = linalg.fill ins(%zero : {element}) outs(%init : {_t((), element)}) -> {_t((), element)}",
+        f"    %xs = linalg.generic {{indexing_maps = [{_MAP1}, {_SCALAR1}], iterator_types = [\"reduction\"]}} "
+        f"ins(%colv : {vec_m}) outs(%x0 : {_t((), element)}) {{",
+        f"    ^bb0(%x: {element}, %acc: {element}):",
+        "      %r = linalg.index 0 : index",
+        "      %below = arith.cmpi sgt, %r, %i : index",
+        f"      %sq = arith.mulf %x, %x : {element}",
+        f"      %sum = arith.addf %acc, %sq : {element}",
+        f"      %y = arith.select %below, %sum, %acc : {element}",
+        f"      linalg.yield %y : {element}",
+        f"    }} -> {_t((), element)}",
+        f"    %xnorm2 = tensor.extract %xs[] : {_t((), element)}",
+        f"    %nothing = arith.cmpf oeq, %xnorm2, %zero : {element}",
+        "    %bottom = arith.cmpi eq, %i, %last_row : index",
+        "    %trivial = arith.ori %nothing, %bottom : i1",
+        f"    %a2 = arith.mulf %alpha, %alpha : {element}",
+        f"    %n2 = arith.addf %a2, %xnorm2 : {element}",
+        f"    %norm = math.sqrt %n2 : {element}",
+        f"    %signed = math.copysign %norm, %alpha : {element}",
+        f"    %beta = arith.negf %signed : {element}",
+        f"    %bma = arith.subf %beta, %alpha : {element}",
+        f"    %tau0 = arith.divf %bma, %beta : {element}",
+        f"    %tau = arith.select %trivial, %zero, %tau0 : {element}",
+        f"    %amb = arith.subf %alpha, %beta : {element}",
+        f"    %scale = arith.divf %one, %amb : {element}",
+        f"    %head = arith.select %trivial, %alpha, %beta : {element}",
+        # v (1 at i, the scaled x below, 0 above) and column i's new values.
+        f"    %vcol:2 = linalg.generic {{indexing_maps = [{_MAP1}, {_MAP1}, {_MAP1}], "
+        f"iterator_types = [\"parallel\"]}} ins(%colv : {vec_m}) outs(%rows_init, %rows_init : {vec_m}, {vec_m}) {{",
+        f"    ^bb0(%x: {element}, %u: {element}, %u2: {element}):",
+        "      %r = linalg.index 0 : index",
+        "      %below = arith.cmpi sgt, %r, %i : index",
+        "      %diag = arith.cmpi eq, %r, %i : index",
+        f"      %sx = arith.mulf %x, %scale : {element}",
+        f"      %vb = arith.select %trivial, %zero, %sx : {element}",
+        f"      %v0 = arith.select %below, %vb, %zero : {element}",
+        f"      %v = arith.select %diag, %one, %v0 : {element}",
+        f"      %kb = arith.select %trivial, %x, %sx : {element}",
+        f"      %k0 = arith.select %below, %kb, %x : {element}",
+        f"      %kept = arith.select %diag, %head, %k0 : {element}",
+        f"      linalg.yield %v, %kept : {element}, {element}",
+        f"    }} -> ({vec_m}, {vec_m})",
+        *_reflect_lines("%q", "%vcol#0", "%tau", m, n, element, "%q2"),
+        f"    %newcol = tensor.expand_shape %vcol#1 [[0, 1]] output_shape [{m}, 1] : {vec_m} into {col}",
+        f"    %q3 = tensor.insert_slice %newcol into %q2[0, %i] [{m}, 1] [1, 1] : {col} into {mat}",
+        f"    %ts2 = tensor.insert %tau into %ts[%i] : {taus}",
+        f"    scf.yield %q3, %ts2 : {mat}, {taus}",
+        "  }",
+        f"  return %r#0, %r#1 : {mat}, {taus}",
+        "}",
+    ])
+
+
+def orgqr_function_text(name: str, m: int, n: int, k: int, element: str) -> str:
+    """@name(a: m x n holding k reflectors below its diagonal, taus: k) ->
+    Q (m x n), the product of the reflectors applied to the unit matrix's
+    first n columns."""
+    mat, col, vec_m = _t((m, n), element), _t((m, 1), element), _t((m,), element)
+    taus = _t((k,), element)
+    return "\n".join([
+        f"func.func private @{name}(%a: {mat}, %taus: {taus}) -> {mat} {{",
+        *_common(element),
+        f"  %steps = arith.constant {k} : index",
+        f"  %last = arith.constant {k - 1} : index",
+        f"  %rows_init = tensor.empty() : {vec_m}",
+        f"  %cols_init = tensor.empty() : {_t((n,), element)}",
+        f"  %unit_init = tensor.empty() : {mat}",
+        # Columns k.. are the unit matrix's.
+        f"  %start = linalg.generic {{indexing_maps = [{_MAP2}, {_MAP2}], iterator_types = [\"parallel\", \"parallel\"]}} "
+        f"ins(%a : {mat}) outs(%unit_init : {mat}) {{",
+        f"  ^bb0(%x: {element}, %u: {element}):",
+        "    %r = linalg.index 0 : index",
+        "    %c = linalg.index 1 : index",
+        "    %kc = arith.constant " f"{k} : index",
+        "    %free = arith.cmpi sge, %c, %kc : index",
+        "    %diag = arith.cmpi eq, %r, %c : index",
+        f"    %e = arith.select %diag, %one, %zero : {element}",
+        f"    %y = arith.select %free, %e, %x : {element}",
+        f"    linalg.yield %y : {element}",
+        f"  }} -> {mat}",
+        f"  %q = scf.for %t = %c0 to %steps step %c1 iter_args(%qs = %start) -> ({mat}) {{",
+        "    %i = arith.subi %last, %t : index",
+        f"    %tau = tensor.extract %taus[%i] : {taus}",
+        f"    %col = tensor.extract_slice %qs[0, %i] [{m}, 1] [1, 1] : {mat} to {col}",
+        f"    %colv = tensor.collapse_shape %col [[0, 1]] : {col} into {vec_m}",
+        f"    %mtau = arith.negf %tau : {element}",
+        f"    %one_minus = arith.subf %one, %tau : {element}",
+        f"    %vcol:2 = linalg.generic {{indexing_maps = [{_MAP1}, {_MAP1}, {_MAP1}], "
+        f"iterator_types = [\"parallel\"]}} ins(%colv : {vec_m}) outs(%rows_init, %rows_init : {vec_m}, {vec_m}) {{",
+        f"    ^bb0(%x: {element}, %u: {element}, %u2: {element}):",
+        "      %r = linalg.index 0 : index",
+        "      %below = arith.cmpi sgt, %r, %i : index",
+        "      %diag = arith.cmpi eq, %r, %i : index",
+        f"      %v0 = arith.select %below, %x, %zero : {element}",
+        f"      %v = arith.select %diag, %one, %v0 : {element}",
+        f"      %sx = arith.mulf %x, %mtau : {element}",
+        f"      %n0 = arith.select %below, %sx, %zero : {element}",
+        f"      %new = arith.select %diag, %one_minus, %n0 : {element}",
+        f"      linalg.yield %v, %new : {element}, {element}",
+        f"    }} -> ({vec_m}, {vec_m})",
+        *_reflect_lines("%qs", "%vcol#0", "%tau", m, n, element, "%q2"),
+        f"    %newcol = tensor.expand_shape %vcol#1 [[0, 1]] output_shape [{m}, 1] : {vec_m} into {col}",
+        f"    %q3 = tensor.insert_slice %newcol into %q2[0, %i] [{m}, 1] [1, 1] : {col} into {mat}",
+        f"    scf.yield %q3 : {mat}",
+        "  }",
+        f"  return %q : {mat}",
+        "}",
+    ])

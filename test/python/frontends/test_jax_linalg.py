@@ -1,8 +1,9 @@
 """JAX's dense linear algebra (LAPACK custom calls on the CPU: getrf,
-potrf, trsm) through the JAX front door (frontends/_jaxlib_lapack.py):
-`jnp.linalg.solve`, `inv`, `det`, `slogdet`, `lax.linalg.lu`, `cholesky`,
-`cho_solve`, `solve_triangular` in every form, batched, in f32 and f64,
-singular and not positive definite, give JAX's values in the simulator and
+potrf, trsm, geqrf, orgqr) through the JAX front door
+(frontends/_jaxlib_lapack.py): `jnp.linalg.solve`, `inv`, `det`,
+`slogdet`, `lax.linalg.lu`, `cholesky`, `cho_solve`, `solve_triangular`
+in every form, `qr` in its modes, batched, in f32 and f64, singular and
+not positive definite, give JAX's values in the simulator and
 natively, and partitioned over 2 ranks."""
 
 from __future__ import annotations
@@ -67,6 +68,11 @@ CASES: dict[str, tuple[Callable, Callable[[], list[np.ndarray]]]] = {
     "batched_solve": (jnp.linalg.solve, lambda: [_general(4, batch=(2, 3)),
                                                  RNG.standard_normal((2, 3, 4, 2)).astype(np.float32)]),
     "batched_cholesky": (jnp.linalg.cholesky, lambda: [_spd(4, batch=(3,))]),
+    "qr_tall": (lambda a: tuple(jnp.linalg.qr(a)), lambda: [RNG.standard_normal((6, 4)).astype(np.float32)]),
+    "qr_wide": (lambda a: tuple(jnp.linalg.qr(a)), lambda: [RNG.standard_normal((3, 5)).astype(np.float32)]),
+    "qr_complete": (lambda a: tuple(jnp.linalg.qr(a, mode="complete")),
+                    lambda: [RNG.standard_normal((5, 3)).astype(np.float32)]),
+    "qr_r_batched": (lambda a: jnp.linalg.qr(a, mode="r"), lambda: [RNG.standard_normal((2, 4, 3)).astype(np.float32)]),
 }
 def _every_triangular_solve(a: jax.Array, b: jax.Array, c: jax.Array) -> tuple[jax.Array, ...]:
     """Every form of trsm JAX writes: lower or upper, op(a) = a, a^T or a^H,
@@ -112,12 +118,13 @@ def test_singular_and_not_positive_definite_are_jaxs() -> None:
     simulated_and_native_agree(source, [singular, indefinite], want)
 
 
-def test_partitioned_solve_and_cholesky_over_two_ranks() -> None:
+def test_partitioned_factorizations_over_two_ranks() -> None:
     """The matrix split by rows over 2 devices: the factorizations read
     rows and columns at the loop's position, so the partitioner gathers
     what they need; simulated and on 2 MPI ranks, JAX's values."""
     a, b = _general(8), RNG.standard_normal((8, 4)).astype(np.float32)
-    fn = lambda a, b: (jnp.linalg.solve(a, b), jnp.linalg.cholesky(a @ a.T), jnp.linalg.det(a))  # noqa: E731
+    fn = lambda a, b: (jnp.linalg.solve(a, b), jnp.linalg.cholesky(a @ a.T), jnp.linalg.det(a),  # noqa: E731
+                       *jnp.linalg.qr(a))
     source, want = _imported(fn, [a, b])
     split = with_first_argument_split(source, "tensor<8x8xf32>", ["x", ""], "x", 2)
     with ir.Context():
