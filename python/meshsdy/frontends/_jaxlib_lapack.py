@@ -162,10 +162,25 @@ def _function_text(op: ir.Operation, routine: str, element: str, name: str, sour
     return text
 
 
+def _whole(value: ir.Value, mesh: str, batch: int, at: ir.InsertionPoint) -> ir.Value:
+    """`value` constrained whole (replicated) along its dimensions past the
+    first `batch`, those open: the loops slice the matrix at their position
+    in every step, which the partitioner would otherwise gather in every step."""
+    rank = ir.RankedTensorType(value.type).rank
+    dims = ", ".join(["{?}"] * batch + ["{}"] * (rank - batch))
+    sharding = ir.Attribute.parse(f"#sdy.sharding<@{mesh}, [{dims}]>")
+    return ir.Operation.create("sdy.sharding_constraint", results=[value.type], operands=[value],
+                               attributes={"sharding": sharding}, ip=at).results[0]
+
+
 def lapack_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int:
     """Replaces each LAPACK custom call meshsdy converts (module docstring)
-    with a call of a private function, inlined later; returns how many."""
+    with a call of a private function, inlined later; returns how many. In
+    a program of one sdy mesh the call's operands and results are
+    constrained whole but for their batch dimensions, as XLA gathers a
+    custom call's operands once."""
     count = 0
+    meshes = [ir.StringAttr(mesh.attributes["sym_name"]).value for mesh in ops_named(module, "sdy.mesh")]
     for op in ops_named(module, "stablehlo.custom_call"):
         target = _target(op)
         if target is None:
@@ -182,10 +197,17 @@ def lapack_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int:
                 function.operation.detach_from_parent()
                 module.body.append(function)
             del parsed
-            call = ir.Operation.create("func.call", results=[r.type for r in op.results], operands=list(op.operands),
-                                       attributes={"callee": ir.FlatSymbolRefAttr.get(name)},
-                                       ip=ir.InsertionPoint(op))
-        for old, new in zip(op.results, call.results, strict=True):
+            at = ir.InsertionPoint(op)
+            batch = _batch_dims(op)
+            operands = list(op.operands)
+            if len(meshes) == 1:
+                operands = [_whole(v, meshes[0], batch, at) for v in operands]
+            call = ir.Operation.create("func.call", results=[r.type for r in op.results], operands=operands,
+                                       attributes={"callee": ir.FlatSymbolRefAttr.get(name)}, ip=at)
+            results = list(call.results)
+            if len(meshes) == 1:
+                results = [_whole(v, meshes[0], batch, at) for v in results]
+        for old, new in zip(op.results, results, strict=True):
             old.replace_all_uses_with(new)
         op.erase()
         count += 1

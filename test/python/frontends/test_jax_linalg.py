@@ -143,3 +143,24 @@ def test_other_lapack_calls_are_refused_by_name() -> None:
     lowered = jax.jit(lambda a: jnp.linalg.eigh(a)[0]).lower(_spd(4)).as_text()
     with ir.Context(), pytest.raises(FrontendError, match="stablehlo.custom_call"):
         from_stablehlo(lowered)
+
+
+def test_a_split_matrix_is_gathered_once_not_in_every_step() -> None:
+    """A program with a mesh (the user's sharding on the matrix): the
+    factorization's operands are constrained whole, so the partitioner
+    gathers the matrix once before the loop (as XLA gathers a custom call's
+    operands), not in each of its n steps."""
+    a, b = _general(8), RNG.standard_normal((8, 4)).astype(np.float32)
+    lowered = jax.jit(jnp.linalg.solve).lower(a, b).as_text()
+    split = with_first_argument_split(lowered, "tensor<8x8xf32>", ["x", ""], "x", 2)
+    with ir.Context():
+        source = str(from_stablehlo(split))
+        assert source.count("sdy.sharding_constraint") >= 2
+        module = ir.Module.parse(source)
+        report = pipeline.spmdize(module)
+        partitioned = str(module)
+    assert report.collectives == {"mesh.all_gather": 1}, report.collectives
+    loops = partitioned.split("scf.for")[1:]
+    assert loops and not any("mesh.all_gather" in body.split("scf.yield")[0] for body in loops)
+    got = mpirun.run(source, "main", [a, b], ranks=2, timeout=300)
+    np.testing.assert_allclose(got[0], np.asarray(jnp.linalg.solve(a, b)), rtol=2e-4, atol=2e-5)
