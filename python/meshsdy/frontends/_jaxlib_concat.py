@@ -23,13 +23,11 @@ taken; anything else stays as it is.
 from __future__ import annotations
 
 from mlir import ir
+from mlir.dialects import arith
 
 from ._common import defining_op, ops_named
 
 __all__ = ["concats_from_generics"]
-
-# arith.cmpi predicate `ult`.
-_ULT = 6
 
 
 def _index_constant(value: ir.Value) -> int | None:
@@ -83,13 +81,15 @@ class _Chain:
         """Whether `if_op` (and the ifs nested in its else) picks pieces from
         `start` on, each ending where its comparison says."""
         compare = defining_op(if_op.operands[0])
-        if compare is None or compare.name != "arith.cmpi" or compare.attributes["predicate"].value != _ULT:
+        if compare is None or compare.name != "arith.cmpi" or compare.attributes["predicate"].value != arith.CmpIPredicate.ult:
             return False
         if list(compare.operands)[0] != self.indices[self.dim]:
             return False
         end = _index_constant(compare.operands[1])
         then_ops, else_ops = _only_ops(if_op.regions[0]), _only_ops(if_op.regions[1])
-        if end is None or end <= start or then_ops is None or else_ops is None:
+        # A piece may be empty (a pad of width 0): drop_empty_concat_operands
+        # removes it from the concat.
+        if end is None or end < start or then_ops is None or else_ops is None:
             return False
         if not self.read(then_ops, start) or self.pieces[-1].type.shape[self.dim] != end - start:
             return False

@@ -36,6 +36,7 @@ from mlir.passmanager import PassManager
 
 import meshsdy  # noqa: F401  (registers the dialects and passes)
 
+from .._empty_concat import drop_empty_concat_operands
 from ._common import FrontendError, check_no_foreign_ops
 from ._jaxlib_concat import concats_from_generics
 from ._jaxlib_lapack import lapack_from_stablehlo
@@ -211,6 +212,7 @@ def _convert_in_ours(generic: str) -> str:
         saturate_float_to_int(module)
         accumulate_in_f32(module)
         concats_from_generics(module)
+        drop_empty_concat_operands(module)
         return module.operation.get_asm(enable_debug_info=True)
 
 

@@ -50,6 +50,7 @@ from typing import Any, Literal, Optional, Union
 import numpy as np
 from mlir import ir
 
+from .._empty_concat import drop_empty_concat_operands
 from ..resources import ElidedResourceError, check_resources
 from ..sharding import Mesh, NamedSharding, PartitionSpec, annotate_function
 from ._common import FrontendError, check_no_foreign_ops
@@ -288,6 +289,7 @@ def _parse(text: str) -> ir.Module:
             raise FrontendError(f"torch-mlir: {e}") from None
         nan_first_argmax(module)
         concat_static_pieces(module)
+        drop_empty_concat_operands(module)
         pytorch_elementwise(module)
         accumulate_in_f32(module, scatters=True)
         means_in_f32(module)

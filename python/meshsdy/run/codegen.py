@@ -56,6 +56,7 @@ from __future__ import annotations
 from mlir import ir
 from mlir.passmanager import PassManager
 
+from .._empty_concat import drop_empty_concat_operands
 from ..resources import check_resources
 from .argmax import argmax_in_two_passes
 from .asserts import route_asserts
@@ -168,6 +169,7 @@ def lower_to_llvm(module: ir.Module, *, blas: bool = True) -> list[str]:
         expand_isinf(module)
         asserts = route_asserts(module)
         drop_deallocs(module)
+        drop_empty_concat_operands(module)
         PassManager.parse(TENSOR_STAGE).run(module.operation)
         scatters_to_loops(module)
         windows_to_scans(module)

@@ -91,3 +91,49 @@ def test_only_jaxlibs_exact_form_is_taken(predicate: str, taken: int) -> None:
         assert concats_from_generics(module) == taken
         module.operation.verify()
         assert ("tensor.concat" in str(module)) == bool(taken)
+
+
+#: Concatenations with an empty piece (found by frontends/jax_fuzz.py): the
+#: piece is dropped, which the partitioner (it split the piece's size-0
+#: dimension) and the native lowering (it addressed the piece one past the
+#: end) could not take.
+EMPTY_PIECES = {
+    "roll_by_0": lambda x: jnp.roll(x, 0, axis=1),
+    "roll_by_the_size": lambda x: jnp.roll(x, 8, axis=1),
+    "concatenate_empty_slice": lambda x: jnp.concatenate([x, x[:, :0]], axis=1),
+    "pad_edge_one_side": lambda x: jnp.pad(x, ((1, 0), (0, 0)), mode="edge"),
+}
+
+
+@pytest.mark.parametrize("name", EMPTY_PIECES)
+def test_empty_pieces_are_dropped(name: str) -> None:
+    fn = EMPTY_PIECES[name]
+    want = np.asarray(fn(X))
+    source = _source(fn)
+    assert not re.search(r"[<x]0x", source), "a tensor with a dimension of size 0 is left"
+    (native,) = mpirun.run(source, "main", [X], ranks=1, timeout=300)
+    np.testing.assert_array_equal(native, want)
+    for split in ("rows", "columns"):
+        with ir.Context():
+            pipeline.spmdize(ir.Module.parse(_source(fn, split=split)))
+        (got,) = mpirun.run(_source(fn, split=split), "main", [X], ranks=2, timeout=300)
+        np.testing.assert_array_equal(got, want, err_msg=split)
+
+
+def test_a_concatenation_of_an_empty_piece_in_hand_written_ir() -> None:
+    """The runner drops empty pieces too, and propagation gives a size-0
+    dimension no axes (the pieces of a program not from a front door)."""
+    body = """
+      %cst = arith.constant dense<> : tensor<4x0xf32>
+      %0 = tensor.concat dim(1) %arg0, %cst : (tensor<4x6xf32>, tensor<4x0xf32>) -> tensor<4x6xf32>
+      %1 = tensor.concat dim(0) %cst, %cst : (tensor<4x0xf32>, tensor<4x0xf32>) -> tensor<8x0xf32>
+      return %0 : tensor<4x6xf32>
+    }
+    """
+    whole = "func.func @main(%arg0: tensor<4x6xf32>) -> tensor<4x6xf32> {" + body
+    split = ('sdy.mesh @mesh = <["x"=2]>\nfunc.func @main(%arg0: tensor<4x6xf32> '
+             '{sdy.sharding = #sdy.sharding<@mesh, [{"x"}, {}]>}) -> tensor<4x6xf32> {' + body)
+    x = X[:4, :6].copy()
+    for source, ranks in ((whole, 1), (split, 2)):
+        (got,) = mpirun.run(source, "main", [x], ranks=ranks, timeout=300)
+        np.testing.assert_array_equal(got, x)

@@ -299,6 +299,30 @@ static bool hasNoDimAxes(TensorShardingAttr sharding) {
                       [](DimensionShardingAttr dim) { return dim.emptyAxes(); });
 }
 
+/// `sharding` without axes on the dimensions of size 0 of `type` (a factor
+/// of another tensor of the op may be sharded where this one is empty, as
+/// a concatenation's empty operand is; the verifier refuses such axes).
+static TensorShardingAttr withoutAxesOnEmptyDims(TensorShardingAttr sharding,
+                                                 Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor || !llvm::is_contained(tensor.getShape(), 0))
+    return sharding;
+  SmallVector<DimensionShardingAttr> dims(sharding.getDimShardings());
+  bool changed = false;
+  for (auto [dim, size] : llvm::zip(dims, tensor.getShape())) {
+    if (size != 0 || dim.emptyAxes())
+      continue;
+    dim = DimensionShardingAttr::get(sharding.getContext(), {},
+                                     dim.getIsClosed(), dim.getPriority());
+    changed = true;
+  }
+  if (!changed)
+    return sharding;
+  return TensorShardingAttr::get(sharding.getContext(), sharding.getMeshOrRef(),
+                                 dims, sharding.getReplicatedAxes(),
+                                 sharding.getUnreducedAxes());
+}
+
 void Propagator::Impl::computeDirections(
     const PropagationSite &site,
     SmallVectorImpl<PropagationDirection> &directions) {
@@ -390,8 +414,10 @@ bool Propagator::Impl::propagateSite(
   MLIRContext *ctx = module.getContext();
   auto update = [&](SiteTensor &tensor, const TensorFactorShardings &factors,
                     TensorMappingAttr mapping) {
-    TensorShardingAttr sharding = factors.toSharding(
-        ctx, mapping, rule.getFactorSizes(), meshOrRef, mesh);
+    TensorShardingAttr sharding = withoutAxesOnEmptyDims(
+        factors.toSharding(ctx, mapping, rule.getFactorSizes(), meshOrRef,
+                           mesh),
+        tensor.value.getType());
     if (sharding == tensor.sharding ||
         (!tensor.sharding && hasNoDimAxes(sharding)))
       return false;

@@ -294,3 +294,19 @@ func.func @scalar_operand(%arg0: tensor<8x8xf32> {sdy.sharding = #sdy.sharding<@
   %1 = linalg.fill {sdy.sharding_rule = #sdy.op_sharding_rule<([], [i, j])->([i, j]) {i=8, j=8}>} ins(%arg1 : f32) outs(%arg0 : tensor<8x8xf32>) -> tensor<8x8xf32>
   return %1 : tensor<8x8xf32>
 }
+
+// -----
+
+sdy.mesh @mesh = <["x"=4]>
+
+// A dimension of size 0 takes no axes (the verifier refuses them), though
+// its factor is sharded in the op's other tensors: a concatenation's empty
+// operand (JAX's `jnp.roll(x, 0)`) keeps its dimension whole.
+// CHECK-LABEL: func @empty_operand_dimension(
+// CHECK:         arith.constant dense<> : tensor<0xf32>
+// CHECK:         tensor.concat {{.*}} {sdy.sharding = #sdy.sharding_per_value<[<@mesh, [{"x", ?}]>]>}
+func.func @empty_operand_dimension(%arg0: tensor<4xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x", ?}]>}) -> tensor<4xf32> {
+  %cst = arith.constant dense<> : tensor<0xf32>
+  %0 = tensor.concat dim(0) %arg0, %cst : (tensor<4xf32>, tensor<0xf32>) -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
