@@ -91,6 +91,11 @@ def ConvertMeshToMPIPass : Pass<"convert-mesh-to-mpi", "::mlir::ModuleOp"> {
       axis; `send` and `recv` (with a source) to `mpi.send` / `mpi.recv` on
       the world communicator.
 
+    A collective on tensors without elements (a dimension of size 0) moves
+    nothing: its results become `tensor.empty`. Elements of f16, bf16, i1
+    and `index` type, which have no MPI datatype, travel as i16 (or f32 when
+    reduced), i8 and i64.
+
     Dynamic roots, destinations and sources, a `recv` without a source,
     `neighbors_linear_indices`, dynamic meshes and `generic` reductions are
     errors; the module is left unchanged.

@@ -208,12 +208,15 @@ static Type carrierType(Type type, Operation *op) {
                            : Type(IntegerType::get(ctx, 16));
   if (type.isSignlessInteger(1))
     return IntegerType::get(ctx, 8);
+  // Positions (an argmax's, a pivot's) are index values: 64-bit here.
+  if (type.isIndex())
+    return IntegerType::get(ctx, 64);
   return {};
 }
 
 namespace {
 
-/// A collective on f16, bf16 or i1 tensors runs on their carrier type
+/// A collective on f16, bf16, i1 or index tensors runs on their carrier type
 /// (`carrierType`), converted on the way in and back on the way out.
 struct CollectiveOnCarrierType : RewritePattern {
   CollectiveOnCarrierType(MLIRContext *ctx)
@@ -237,6 +240,8 @@ struct CollectiveOnCarrierType : RewritePattern {
     auto convert = [&](Value value, Type to) -> Value {
       Type from = getElementTypeOrSelf(value.getType());
       Type target = getElementTypeOrSelf(to);
+      if (from.isIndex() || target.isIndex())
+        return arith::IndexCastOp::create(rewriter, loc, to, value);
       if (from.getIntOrFloatBitWidth() == target.getIntOrFloatBitWidth())
         return arith::BitcastOp::create(rewriter, loc, to, value);
       if (isa<FloatType>(from) && isa<FloatType>(target))
@@ -267,6 +272,37 @@ struct CollectiveOnCarrierType : RewritePattern {
       result.setType(to);
       rewriter.setInsertionPointAfter(clone);
       results.push_back(convert(result, original.getType()));
+    }
+    rewriter.replaceOp(op, results);
+    return success();
+  }
+};
+
+/// A collective whose results hold no element (a dimension of size 0, the
+/// same on every device: the shapes are static) moves nothing: its results
+/// are empty tensors. (Its lowering would slice a size-0 dimension at an
+/// offset the verifier refuses.)
+struct CollectiveOfNothing : RewritePattern {
+  CollectiveOfNothing(MLIRContext *ctx)
+      : RewritePattern(MatchAnyOpTypeTag(), /*benefit=*/100, ctx) {}
+
+  LogicalResult matchAndRewrite(Operation *op,
+                                PatternRewriter &rewriter) const override {
+    if (!isLoweredCollective(op) || isa<SendOp, RecvOp>(op) ||
+        op->getNumResults() == 0)
+      return failure();
+    auto empty = [](Type type) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      return tensor && tensor.hasStaticShape() && tensor.getNumElements() == 0;
+    };
+    if (!llvm::all_of(op->getResultTypes(), empty))
+      return failure();
+    SmallVector<Value> results;
+    for (Type type : op->getResultTypes()) {
+      auto tensor = cast<RankedTensorType>(type);
+      results.push_back(tensor::EmptyOp::create(rewriter, op->getLoc(),
+                                                tensor.getShape(),
+                                                tensor.getElementType()));
     }
     rewriter.replaceOp(op, results);
     return success();
@@ -390,8 +426,8 @@ struct ConvertMeshToMPIPass
           op->emitOpError("unsupported by convert-mesh-to-mpi: element type ")
               << element
               << " (the mpi dialect's LLVM lowering has MPI datatypes for "
-                 "f32, f64, i8, i16, i32 and i64; f16, bf16 and i1 travel "
-                 "as those)";
+                 "f32, f64, i8, i16, i32 and i64; f16, bf16, i1 and index "
+                 "travel as those)";
           return WalkResult::interrupt();
         }
       }
@@ -478,7 +514,7 @@ struct ConvertMeshToMPIPass
     RewritePatternSet patterns(&getContext());
     // Ahead of the decompositions (higher benefit): all_gather and all_to_all
     // move only what they need.
-    patterns.add<CollectiveOnCarrierType>(&getContext());
+    patterns.add<CollectiveOfNothing, CollectiveOnCarrierType>(&getContext());
     meshsdy::populatePointToPointCollectivePatterns(patterns);
     meshsdy::populateRootedCollectivePatterns(patterns);
     populateCollectiveDecompositionPatterns(patterns);

@@ -251,7 +251,7 @@ mesh.mesh @mesh_4(shape = 4)
 
 // Upstream's mpi-to-llvm has no MPI datatype for i4 (it aborts): refused here.
 func.func @i4_element(%arg0: tensor<4xi4>) -> tensor<4xi4> {
-  // expected-error @+1 {{'mesh.all_reduce' op unsupported by convert-mesh-to-mpi: element type 'i4' (the mpi dialect's LLVM lowering has MPI datatypes for f32, f64, i8, i16, i32 and i64; f16, bf16 and i1 travel as those)}}
+  // expected-error @+1 {{'mesh.all_reduce' op unsupported by convert-mesh-to-mpi: element type 'i4' (the mpi dialect's LLVM lowering has MPI datatypes for f32, f64, i8, i16, i32 and i64; f16, bf16, i1 and index travel as those)}}
   %0 = mesh.all_reduce %arg0 on @mesh_4 mesh_axes = [0] : tensor<4xi4> -> tensor<4xi4>
   return %0 : tensor<4xi4>
 }
@@ -272,6 +272,23 @@ func.func @f16_elements(%arg0: tensor<4xf16>) -> (tensor<4xf16>, tensor<16xf16>)
   %0 = mesh.all_reduce %arg0 on @mesh_4 mesh_axes = [0] : tensor<4xf16> -> tensor<4xf16>
   %1 = mesh.all_gather %arg0 on @mesh_4 mesh_axes = [0] gather_axis = 0 : tensor<4xf16> -> tensor<16xf16>
   return %0, %1 : tensor<4xf16>, tensor<16xf16>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// index values (positions) travel as i64.
+// CHECK-LABEL: func.func @index_elements
+// CHECK:         arith.index_cast %{{.*}} : tensor<4xindex> to tensor<4xi64>
+// CHECK:         mpi.allreduce({{.*}}, MPI_MAX, {{.*}}) : memref<4xi64>, memref<4xi64>
+// CHECK:         arith.index_cast %{{.*}} : tensor<4xi64> to tensor<4xindex>
+// CHECK:         mpi.send
+// CHECK:         arith.index_cast %{{.*}} : tensor<16xi64> to tensor<16xindex>
+func.func @index_elements(%arg0: tensor<4xindex>) -> (tensor<4xindex>, tensor<16xindex>) {
+  %0 = mesh.all_reduce %arg0 on @mesh_4 mesh_axes = [0] reduction = max : tensor<4xindex> -> tensor<4xindex>
+  %1 = mesh.all_gather %arg0 on @mesh_4 mesh_axes = [0] gather_axis = 0 : tensor<4xindex> -> tensor<16xindex>
+  return %0, %1 : tensor<4xindex>, tensor<16xindex>
 }
 
 // -----
@@ -377,4 +394,22 @@ func.func @group_of_empty_axis(%c: i32) -> !mpi.comm {
   // expected-error @+1 {{'mpi.comm_split' op 'meshsdy.group' is not a mesh shape, -1 and mesh axes}}
   %comm = mpi.comm_split(%world, %c, %c) {meshsdy.group = array<i64: 2, 0, -1, 0>} : !mpi.comm
   return %comm : !mpi.comm
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// Tensors without elements move nothing (an all_slice of a 4x0 tensor
+// would slice its size-0 dimension at an offset the verifier refuses).
+// CHECK-LABEL: func.func @no_elements
+// CHECK-NOT:     mpi.
+// CHECK:         %[[E:.*]] = tensor.empty() : tensor<1x0xf32>
+// CHECK:         %[[G:.*]] = tensor.empty() : tensor<16x0xf32>
+// CHECK:         return %[[E]], %[[G]], %{{.*}} : tensor<1x0xf32>, tensor<16x0xf32>, tensor<4x0xf32>
+func.func @no_elements(%arg0: tensor<4x0xf32>) -> (tensor<1x0xf32>, tensor<16x0xf32>, tensor<4x0xf32>) {
+  %0 = mesh.all_slice %arg0 on @mesh_4 mesh_axes = [0] slice_axis = 0 : tensor<4x0xf32> -> tensor<1x0xf32>
+  %1 = mesh.all_gather %arg0 on @mesh_4 mesh_axes = [0] gather_axis = 0 : tensor<4x0xf32> -> tensor<16x0xf32>
+  %2 = mesh.all_reduce %arg0 on @mesh_4 mesh_axes = [0] : tensor<4x0xf32> -> tensor<4x0xf32>
+  return %0, %1, %2 : tensor<1x0xf32>, tensor<16x0xf32>, tensor<4x0xf32>
 }
