@@ -7,7 +7,8 @@
 // outer dimension into single rows and the inner one too splits the
 // collapsed dimension into contiguous pieces (deriveLoopSharding lets an
 // inner loop be split only then). Attention's (batch, heads) into a batch
-// matmul's batch dimension moves no data. Static shapes only.
+// matmul's batch dimension moves no data. A unit dimension is in no
+// expression (its loop is always 0). Static shapes only.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,6 +32,11 @@ AffineMap collapsedMap(ArrayRef<ReassociationIndices> groups,
     AffineExpr expr = getAffineConstantExpr(0, ctx);
     int64_t stride = 1;
     for (int64_t dim : llvm::reverse(group)) {
+      // A unit dimension's loop is always 0: left out, so that a split
+      // dimension merged with unit ones ([4, 1, 1] -> [4]) keeps its split
+      // without an inner loop to split first.
+      if (expanded.getDimSize(dim) == 1)
+        continue;
       expr = getAffineDimExpr(dim, ctx) * stride + expr;
       stride *= expanded.getDimSize(dim);
     }

@@ -291,6 +291,81 @@ struct ExtractSliceShardingModel
   }
 };
 
+/// tensor.insert_slice: a dimension the source fills whole (offset 0, full
+/// size, stride 1) is a parallel loop of source, destination and result; a
+/// dimension written in part stays whole on every device (a row inserted at
+/// a loop's position into a batch of matrices keeps the batch split).
+/// Rank-reducing inserts have no model.
+struct InsertSliceShardingModel
+    : ShardingInterface::ExternalModel<InsertSliceShardingModel,
+                                       tensor::InsertSliceOp> {
+  static SmallVector<bool> wholeDims(tensor::InsertSliceOp insert) {
+    SmallVector<bool> whole;
+    for (auto [size, offset, length, stride] :
+         llvm::zip(insert.getDestType().getShape(), insert.getMixedOffsets(),
+                   insert.getMixedSizes(), insert.getMixedStrides())) {
+      std::optional<int64_t> staticLength = getConstantIntValue(length);
+      whole.push_back(isZeroInteger(offset) && isOneInteger(stride) &&
+                      staticLength && *staticLength == size);
+    }
+    return whole;
+  }
+
+  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
+    return SmallVector<utils::IteratorType>(
+        cast<tensor::InsertSliceOp>(op).getDestType().getRank(),
+        utils::IteratorType::parallel);
+  }
+
+  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
+    auto insert = cast<tensor::InsertSliceOp>(op);
+    if (insert.getSourceType().getRank() != insert.getDestType().getRank())
+      return {};
+    SmallVector<bool> fixed;
+    for (bool w : wholeDims(insert))
+      fixed.push_back(!w);
+    return mapsKeepingWhole(op, fixed);
+  }
+
+  LogicalResult spmdize(Operation *op, ArrayRef<Value> localOperands,
+                        ArrayRef<MeshSharding>,
+                        ArrayRef<MeshSharding> resultShardings,
+                        IRMapping &mapping,
+                        SymbolTableCollection &symbolTables,
+                        OpBuilder &builder) const {
+    auto insert = cast<tensor::InsertSliceOp>(op);
+    FailureOr<RankedTensorType> local = getLocalType(
+        op, insert.getType(), resultShardings.front(), symbolTables);
+    if (failed(local))
+      return failure();
+    // Whole dimensions take the per-device size; the others are unchanged.
+    // The operands after the source and the destination are the dynamic
+    // offsets, sizes, strides.
+    IRMapping operands;
+    operands.map(op->getOperands(), localOperands);
+    auto remap = [&](OpFoldResult value) -> OpFoldResult {
+      if (auto v = dyn_cast<Value>(value))
+        return operands.lookupOrDefault(v);
+      return value;
+    };
+    SmallVector<OpFoldResult> offsets, sizes, strides;
+    SmallVector<bool> whole = wholeDims(insert);
+    for (auto [dim, offset, length, stride] :
+         llvm::enumerate(insert.getMixedOffsets(), insert.getMixedSizes(),
+                         insert.getMixedStrides())) {
+      offsets.push_back(remap(offset));
+      sizes.push_back(whole[dim] ? builder.getIndexAttr(local->getDimSize(dim))
+                                 : remap(length));
+      strides.push_back(remap(stride));
+    }
+    Value result = tensor::InsertSliceOp::create(
+        builder, op->getLoc(), localOperands[0], localOperands[1], offsets,
+        sizes, strides);
+    mapping.map(op->getResult(0), result);
+    return success();
+  }
+};
+
 } // namespace
 
 void mlir::meshsdy::detail::registerTensorShardingModels(
@@ -303,6 +378,7 @@ void mlir::meshsdy::detail::registerTensorShardingModels(
     tensor::ConcatOp::attachInterface<ConcatShardingModel>(*ctx);
     tensor::PadOp::attachInterface<PadShardingModel>(*ctx);
     tensor::ExtractSliceOp::attachInterface<ExtractSliceShardingModel>(*ctx);
+    tensor::InsertSliceOp::attachInterface<InsertSliceShardingModel>(*ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, arith::ArithDialect *) {
     arith::ConstantOp::attachInterface<ConstantShardingModel>(*ctx);

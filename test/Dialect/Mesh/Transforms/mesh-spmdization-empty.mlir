@@ -7,14 +7,34 @@
 
 mesh.mesh @mesh_2x4(shape = 2x4)
 
-// A user that runs on whole tensors (insert_slice has no model) gets
-// a whole empty tensor, not a gathered one.
+// A user that runs on whole tensors (tensor.insert has no model) gets a
+// whole empty tensor, not a gathered one.
 // CHECK-LABEL: func.func @empty_to_whole
-// CHECK-SAME:    (%[[V:.*]]: tensor<2x8xf32>) -> tensor<8x8xf32>
+// CHECK-SAME:    (%[[V:.*]]: f32, %[[I:.*]]: index) -> tensor<8x8xf32>
 // CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<8x8xf32>
-// CHECK-NEXT:    %[[R:.*]] = tensor.insert_slice %[[V]] into %[[E]][0, 0] [2, 8] [1, 1]
+// CHECK-NEXT:    %[[R:.*]] = tensor.insert %[[V]] into %[[E]][%[[I]], %[[I]]]
 // CHECK-NEXT:    return %[[R]]
-func.func @empty_to_whole(%v: tensor<2x8xf32>) -> tensor<8x8xf32> {
+func.func @empty_to_whole(%v: f32, %i: index) -> tensor<8x8xf32> {
+  %s = mesh.sharding @mesh_2x4 split_axes = [[0], [1]] : !mesh.sharding
+  %e = tensor.empty() : tensor<8x8xf32>
+  %e_s = mesh.shard %e to %s : tensor<8x8xf32>
+  %r = tensor.insert %v into %e_s[%i, %i] : tensor<8x8xf32>
+  return %r : tensor<8x8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x4(shape = 2x4)
+
+// insert_slice keeps the split of the dimension its source fills (1); the
+// one it writes in part (0) is whole, and so is the empty destination
+// there: nothing moves.
+// CHECK-LABEL: func.func @empty_into_insert_slice
+// CHECK-SAME:    (%[[V:.*]]: tensor<2x2xf32>) -> tensor<8x2xf32>
+// CHECK-NEXT:    %[[E:.*]] = tensor.empty() : tensor<8x2xf32>
+// CHECK-NEXT:    %[[R:.*]] = tensor.insert_slice %[[V]] into %[[E]][0, 0] [2, 2] [1, 1]
+// CHECK-NEXT:    return %[[R]]
+func.func @empty_into_insert_slice(%v: tensor<2x8xf32>) -> tensor<8x8xf32> {
   %s = mesh.sharding @mesh_2x4 split_axes = [[0], [1]] : !mesh.sharding
   %e = tensor.empty() : tensor<8x8xf32>
   %e_s = mesh.shard %e to %s : tensor<8x8xf32>

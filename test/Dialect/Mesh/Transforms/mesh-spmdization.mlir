@@ -363,6 +363,27 @@ func.func @reshapes(%a: tensor<8x3xf32>) -> tensor<8x3xf32> {
 
 mesh.mesh @mesh_4(shape = 4)
 
+// Unit dimensions merged into a split one (a value per matrix of a batch,
+// [batch, 1, 1] -> [batch]) leave its split as it is, both ways.
+// CHECK-LABEL: func.func @unit_dims
+// CHECK-SAME:    (%[[A:.*]]: tensor<2x1x1xi32>) -> tensor<2x1x1xi32>
+// CHECK:         %[[C:.*]] = tensor.collapse_shape %[[A]] {{\[\[}}0, 1, 2]] : tensor<2x1x1xi32> into tensor<2xi32>
+// CHECK:         tensor.expand_shape %{{.*}} {{\[\[}}0, 1, 2]] output_shape [2, 1, 1] : tensor<2xi32> into tensor<2x1x1xi32>
+// CHECK-NOT:     mesh.all_
+func.func @unit_dims(%a: tensor<8x1x1xi32>) -> tensor<8x1x1xi32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<8x1x1xi32>
+  %c = tensor.collapse_shape %a_s [[0, 1, 2]] : tensor<8x1x1xi32> into tensor<8xi32>
+  %n = arith.addi %c, %c : tensor<8xi32>
+  %x = tensor.expand_shape %n [[0, 1, 2]] output_shape [8, 1, 1] : tensor<8xi32> into tensor<8x1x1xi32>
+  %x_s = mesh.shard %x to %s : tensor<8x1x1xi32>
+  return %x_s : tensor<8x1x1xi32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
 // A split inner dimension cannot pass through the collapse: it is gathered.
 // CHECK-LABEL: func.func @inner_dim_split
 // CHECK:         mesh.all_gather
@@ -455,6 +476,42 @@ func.func @extract_slice(%a: tensor<8x6xf32>) -> tensor<8x3xf32> {
   %e = math.exp %x : tensor<8x3xf32>
   %e_s = mesh.shard %e to %s : tensor<8x3xf32>
   return %e_s : tensor<8x3xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// A row inserted at a dynamic position into a batch of matrices: the batch
+// (filled whole) stays split, the rows (written in part) stay whole.
+// CHECK-LABEL: func.func @insert_slice
+// CHECK-SAME:    (%[[D:.*]]: tensor<2x5x3xf32>, %[[R:.*]]: tensor<2x1x3xf32>, %[[I:.*]]: index) -> tensor<2x5x3xf32>
+// CHECK:         %[[S:.*]] = tensor.insert_slice %[[R]] into %[[D]][0, %[[I]], 0] [2, 1, 3] [1, 1, 1] : tensor<2x1x3xf32> into tensor<2x5x3xf32>
+// CHECK:         math.exp %[[S]] : tensor<2x5x3xf32>
+// CHECK-NOT:     mesh.all_
+func.func @insert_slice(%d: tensor<8x5x3xf32>, %r: tensor<8x1x3xf32>, %i: index) -> tensor<8x5x3xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %d_s = mesh.shard %d to %s : tensor<8x5x3xf32>
+  %r_s = mesh.shard %r to %s : tensor<8x1x3xf32>
+  %x = tensor.insert_slice %r_s into %d_s[0, %i, 0] [8, 1, 3] [1, 1, 1] : tensor<8x1x3xf32> into tensor<8x5x3xf32>
+  %e = math.exp %x : tensor<8x5x3xf32>
+  %e_s = mesh.shard %e to %s : tensor<8x5x3xf32>
+  return %e_s : tensor<8x5x3xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// Inserting into the split dimension needs it whole.
+// CHECK-LABEL: func.func @insert_into_split_dim
+// CHECK:         %[[G:.*]] = mesh.all_gather
+// CHECK:         tensor.insert_slice %{{.*}} into %[[G]][%{{.*}}, 0] [1, 6] [1, 1]
+func.func @insert_into_split_dim(%d: tensor<8x6xf32>, %r: tensor<1x6xf32>, %i: index) -> tensor<8x6xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %d_s = mesh.shard %d to %s : tensor<8x6xf32>
+  %x = tensor.insert_slice %r into %d_s[%i, 0] [1, 6] [1, 1] : tensor<1x6xf32> into tensor<8x6xf32>
+  return %x : tensor<8x6xf32>
 }
 
 // -----
