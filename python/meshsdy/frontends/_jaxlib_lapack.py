@@ -8,7 +8,8 @@ as they are; their meaning is LAPACK's, with the options in
 `mhlo.backend_config` as LAPACK's characters (`uplo` 'L' or 'U', `side`,
 `trans_x` 'N', 'T' or 'C', `diag` 'U' or 'N') and the leading
 `num_batch_dims` dimensions (`mhlo.frontend_attributes`) a batch: one
-factorization per matrix, which a loop over the batch gives. The layouts
+factorization per matrix, every step of which runs on the whole batch (the
+partitioner may keep it split). The layouts
 the call asks for (column-major, LAPACK's) are XLA's business: the values
 are the logical matrices. Other LAPACK calls (`eigh`, `svd`, complex
 types) stay foreign ops, refused by name.
@@ -16,12 +17,10 @@ types) stay foreign ops, refused by name.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from mlir import ir
 
 from ._common import ops_named
-from ._jaxlib_scalar_region import refuse
+from ._jaxlib_scalar_region import add_function, refuse
 from ._lapack_text import (geqrf_function_text, getrf_function_text, orgqr_function_text, potrf_function_text,
                            trsm_function_text)
 
@@ -58,67 +57,8 @@ def _batch_dims(op: ir.Operation) -> int:
     return int(ir.StringAttr(attributes["num_batch_dims"]).value) if "num_batch_dims" in attributes else 0
 
 
-def _t(shape: Sequence[int], element: str) -> str:
-    return f"tensor<{''.join(f'{s}x' for s in shape)}{element}>"
-
-
-def _batched_text(name: str, inner: str, batch: Sequence[int], operands: Sequence[tuple[Sequence[int], str]],
-                  results: Sequence[tuple[Sequence[int], str]]) -> str:
-    """@name over tensors of `batch` + each core shape: @inner (core shapes)
-    called on each matrix of the batch, in a loop over its positions."""
-    count = 1
-    for size in batch:
-        count *= size
-    flat = [count]
-    full = lambda core, e: _t([*batch, *core], e)  # noqa: E731
-    flat_t = lambda core, e: _t([*flat, *core], e)  # noqa: E731
-
-    def reassociation(core: Sequence[int]) -> str:
-        groups = [list(range(len(batch)))] + [[len(batch) + d] for d in range(len(core))]
-        return "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
-
-    def window(core: Sequence[int]) -> str:
-        return (f"[%b{', 0' * len(core)}] [1{''.join(f', {s}' for s in core)}] "
-                f"[1{', 1' * len(core)}]")
-
-    lines = [f"func.func private @{name}({', '.join(f'%x{i}: {full(c, e)}' for i, (c, e) in enumerate(operands))})"
-             f" -> ({', '.join(full(c, e) for c, e in results)}) {{",
-             "  %c0 = arith.constant 0 : index", "  %c1 = arith.constant 1 : index",
-             f"  %count = arith.constant {count} : index"]
-    # One batch dimension is already the flat one.
-    flat_name = (lambda i: f"%x{i}") if len(batch) == 1 else (lambda i: f"%f{i}")  # noqa: E731
-    for i, (core, e) in enumerate(operands):
-        if len(batch) > 1:
-            lines.append(f"  %f{i} = tensor.collapse_shape %x{i} {reassociation(core)} : "
-                         f"{full(core, e)} into {flat_t(core, e)}")
-    for i, (core, e) in enumerate(results):
-        lines.append(f"  %init{i} = tensor.empty() : {flat_t(core, e)}")
-    result_types = ", ".join(flat_t(c, e) for c, e in results)
-    lines.append(f"  %loop:{len(results)} = scf.for %b = %c0 to %count step %c1 iter_args("
-                 f"{', '.join(f'%acc{i} = %init{i}' for i in range(len(results)))}) -> ({result_types}) {{")
-    for i, (core, e) in enumerate(operands):
-        lines.append(f"    %one{i} = tensor.extract_slice {flat_name(i)}{window(core)} : {flat_t(core, e)} to {_t(core, e)}")
-    lines.append(f"    %r:{len(results)} = func.call @{inner}({', '.join(f'%one{i}' for i in range(len(operands)))}) : "
-                 f"({', '.join(_t(c, e) for c, e in operands)}) -> ({', '.join(_t(c, e) for c, e in results)})")
-    for i, (core, e) in enumerate(results):
-        lines.append(f"    %put{i} = tensor.insert_slice %r#{i} into %acc{i}{window(core)} : "
-                     f"{_t(core, e)} into {flat_t(core, e)}")
-    lines += [f"    scf.yield {', '.join(f'%put{i}' for i in range(len(results)))} : {result_types}", "  }"]
-    outs = []
-    for i, (core, e) in enumerate(results):
-        if len(batch) == 1:
-            outs.append(f"%loop#{i}")
-            continue
-        shape = ", ".join(map(str, [*batch, *core]))
-        lines.append(f"  %out{i} = tensor.expand_shape %loop#{i} {reassociation(core)} output_shape [{shape}] : "
-                     f"{flat_t(core, e)} into {full(core, e)}")
-        outs.append(f"%out{i}")
-    lines += [f"  return {', '.join(outs)} : {', '.join(full(c, e) for c, e in results)}", "}"]
-    return "\n".join(lines)
-
-
 def _function_text(op: ir.Operation, routine: str, element: str, name: str, source: str) -> str:
-    """The text of the function(s) @name computing `op`."""
+    """The text of the function @name computing `op`."""
     shapes = [list(ir.RankedTensorType(v.type).shape) for v in op.operands]
     batch_count = _batch_dims(op)
     batch = shapes[0][:batch_count]
@@ -126,39 +66,37 @@ def _function_text(op: ir.Operation, routine: str, element: str, name: str, sour
     matrices = cores[:1] if routine == "orgqr" else cores  # orgqr's second operand: the taus
     if any(len(c) != 2 for c in matrices) or any(s[:batch_count] != batch for s in shapes):
         raise refuse(op, f"matrices expected after {batch_count} batch dimensions, got shapes {shapes}", source)
-    inner = f"{name}_matrix" if batch else name
     if routine == "geqrf":
         m, n = cores[0]
-        text = geqrf_function_text(inner, m, n, element)
+        text = geqrf_function_text(name, m, n, element, batch)
         results = [(cores[0], element), ([min(m, n)], element)]
     elif routine == "orgqr":
         m, n = cores[0]
         k = cores[1][0] if len(cores) == 2 and len(cores[1]) == 1 else -1
         if not 0 < k <= n <= m:
             raise refuse(op, f"an m x n matrix of k reflectors, k <= n <= m, expected, got shapes {shapes}", source)
-        text = orgqr_function_text(inner, m, n, k, element)
+        text = orgqr_function_text(name, m, n, k, element, batch)
         results = [(cores[0], element)]
     elif routine == "getrf":
         m, n = cores[0]
-        text = getrf_function_text(inner, m, n, element)
+        text = getrf_function_text(name, m, n, element, batch)
         results = [(cores[0], element), ([min(m, n)], "i32"), ([], "i32")]
     elif routine == "potrf":
         if cores[0][0] != cores[0][1]:
             raise refuse(op, f"a square matrix expected, got {cores[0]}", source)
-        text = potrf_function_text(inner, cores[0][0], element, lower=_option(op, "uplo", "L") == "L")
+        text = potrf_function_text(name, cores[0][0], element, lower=_option(op, "uplo", "L") == "L",
+                                   batch=batch)
         results = [(cores[0], element), ([], "i32")]
     else:
         if len(cores) != 2 or cores[0][0] != cores[0][1]:
             raise refuse(op, f"a square matrix and a right-hand side expected, got {shapes}", source)
-        text = trsm_function_text(inner, tuple(cores[0]), tuple(cores[1]), element,
+        text = trsm_function_text(name, tuple(cores[0]), tuple(cores[1]), element,
                                   left=_option(op, "side", "L") == "L", lower=_option(op, "uplo", "L") == "L",
-                                  transpose=_option(op, "trans_x", "N") != "N", unit=_option(op, "diag", "N") == "U")
+                                  transpose=_option(op, "trans_x", "N") != "N", unit=_option(op, "diag", "N") == "U",
+                                  batch=batch)
         results = [(cores[1], element)]
     if [list(ir.RankedTensorType(r.type).shape) for r in op.results] != [[*batch, *c] for c, _ in results]:
         raise refuse(op, "results of LAPACK's shapes expected", source)
-    if batch:
-        operands = [(c, element) for c in cores]  # orgqr's taus too
-        text += "\n" + _batched_text(name, inner, batch, operands, results)
     return text
 
 
@@ -177,8 +115,8 @@ def lapack_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int:
     """Replaces each LAPACK custom call meshsdy converts (module docstring)
     with a call of a private function, inlined later; returns how many. In
     a program of one sdy mesh the call's operands and results are
-    constrained whole but for their batch dimensions, as XLA gathers a
-    custom call's operands once."""
+    constrained whole but for their batch dimensions, as XLA partitions a
+    custom call: the matrices gathered once, the batch left split."""
     count = 0
     meshes = [ir.StringAttr(mesh.attributes["sym_name"]).value for mesh in ops_named(module, "sdy.mesh")]
     for op in ops_named(module, "stablehlo.custom_call"):
@@ -189,14 +127,8 @@ def lapack_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int:
         if any(not isinstance(t, ir.RankedTensorType) or not t.has_static_shape for t in types):
             raise refuse(op, "static shapes expected", source)
         name = f"__meshsdy_lapack_{count}"
-        text = _function_text(op, *target, name, source)
+        add_function(module, _function_text(op, *target, name, source), op.location)
         with op.location:
-            parsed = ir.Module.parse(text)
-            functions = list(parsed.body.operations)
-            for function in functions:
-                function.operation.detach_from_parent()
-                module.body.append(function)
-            del parsed
             at = ir.InsertionPoint(op)
             batch = _batch_dims(op)
             operands = list(op.operands)

@@ -1,17 +1,22 @@
 """LAPACK's factorizations and BLAS's triangular solve as MLIR text: scf
-loops over the pivot column whose steps are linalg ops on the whole matrix.
+loops over the pivot column whose steps are linalg ops on whole batches of
+matrices.
 
-JAX lowers `jnp.linalg.solve`, `inv`, `det`, `lax.linalg.lu`, `cholesky`
-and `solve_triangular` on the CPU to custom calls of LAPACK (`getrf`,
-`potrf`, `trsm`), which `_jaxlib_lapack.py` replaces with calls of these
-functions. Each step of a loop is a few linalg ops of fixed shape on the
-whole matrix, those outside the step's rows or columns masked by compares
-with the loop's position (`linalg.index` against the loop variable), and
-slices of one row or column at the loop's position: the simulator runs a
-step as a few numpy operations, the partitioner sees ordinary ops (a
-dynamic slice needs its dimension whole: the matrix is gathered), and the
-native runner compiles loops. n steps of O(n^2) work each, O(n^3) in all,
-as LAPACK's unblocked forms; not LAPACK's blocked speed.
+JAX lowers `jnp.linalg.solve`, `inv`, `det`, `lax.linalg.lu`, `cholesky`,
+`solve_triangular` and `qr` on the CPU to custom calls of LAPACK
+(`getrf`, `potrf`, `trsm`, `geqrf`, `orgqr`), which `_jaxlib_lapack.py`
+replaces with calls of these functions. Each step of a loop is a few
+linalg ops of fixed shape on every matrix of the batch at once (the batch
+dimensions are parallel loops of every op), those outside the step's rows
+or columns masked by compares with the loop's position (`linalg.index`
+against the loop variable), and slices of one row or column at the loop's
+position. A value per matrix (a pivot, a diagonal element, a tau) is a
+[batch..., 1, 1] tensor, a row [batch..., 1, n], a column [batch..., m,
+1]. The simulator runs a step as a few numpy operations; the partitioner
+sees ordinary ops whose batch dimensions it may keep split (a slice at the
+loop's position needs the matrix dimensions whole); the native runner
+compiles loops. n steps of O(n^2) work each, O(n^3) in all, as LAPACK's
+unblocked forms; not LAPACK's blocked speed.
 
 Their meanings are LAPACK's:
 
@@ -20,15 +25,18 @@ Their meanings are LAPACK's:
   rows j and p, scales the column below the pivot by its reciprocal (a
   division where the pivot is below the smallest normal) and subtracts
   the outer product from the trailing block. A zero pivot is not scaled
-  by; info is the first such j + 1 and the factorization goes on.
+  by; info is the first such j + 1 and the factorization goes on. Row p
+  differs from matrix to matrix: it is read as a sum over the rows that
+  adds only row p to -0.0 (exact, -0.0 and NaN included).
 - potrf (lower or upper): column j of L is (a[:, j] - L[:, :j] L[j, :j])
   with its diagonal's square root, the column below divided by it; info
   is the first j + 1 whose diagonal is not positive (or NaN). The other
-  triangle keeps the input's values, as LAPACK leaves it.
+  triangle keeps the input's values, as LAPACK leaves it. The upper factor
+  is the transpose of the lower one of a's transpose.
 - geqrf (m x n, Householder): step i reflects column i's rows below the
   diagonal onto it: beta = -sign(alpha) |(alpha, x)|, tau = (beta -
-  alpha) / beta, v = (1, x / (alpha - beta)), the trailing columns C -=
-  tau v (v^T C); tau 0 (no reflection) where x is zero or i the last row.
+  alpha) / beta, v = (1, x / (alpha - beta)), the trailing columns C +=
+  v (-tau v^T C); tau 0 (no reflection) where x is zero or i the last row.
   R in the upper triangle, the v below the diagonal, the taus apart.
 - orgqr (m x n from k reflectors): columns k.. of the unit matrix, then
   the reflectors applied from the last to the first, each column i
@@ -45,425 +53,404 @@ agree with LAPACK's to rounding, not bit for bit.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 __all__ = ["geqrf_function_text", "getrf_function_text", "orgqr_function_text", "potrf_function_text",
            "trsm_function_text"]
 
-
-def _t(shape: tuple[int, ...], element: str) -> str:
-    return f"tensor<{''.join(f'{s}x' for s in shape)}{element}>"
-
-
-_MAP2 = "affine_map<(d0, d1) -> (d0, d1)>"
-_ROW_OF_2 = "affine_map<(d0, d1) -> (0, d1)>"       # a 1 x n row read at column d1
-_ROW_AT_D0 = "affine_map<(d0, d1) -> (0, d0)>"      # a 1 x n row read at column d0
-_D0 = "affine_map<(d0, d1) -> (d0)>"
-_D1 = "affine_map<(d0, d1) -> (d1)>"
-_MAP1 = "affine_map<(d0) -> (d0)>"
-_SCALAR1 = "affine_map<(d0) -> ()>"
+#: The smallest normal number of each type (LAPACK's sfmin for the pivot).
+_SMALLEST_NORMAL = {"f32": "1.17549435E-38", "f64": "2.2250738585072014E-308"}
 
 
-def _common(element: str) -> list[str]:
-    return ["  %c0 = arith.constant 0 : index",
-            "  %c1 = arith.constant 1 : index",
-            f"  %zero = arith.constant 0.000000e+00 : {element}",
-            f"  %one = arith.constant 1.000000e+00 : {element}",
-            "  %ok = arith.constant 0 : i32"]
+class _Text:
+    """The lines of one function over a batch of matrices: every linalg op
+    has the batch's loops, then two loops r (rows) and c (columns)."""
+
+    def __init__(self, batch: Sequence[int], element: str) -> None:
+        self.batch, self.nb, self.element = tuple(batch), len(batch), element
+        self.lines: list[str] = []
+
+    def t(self, rows: int, cols: int, element: str | None = None) -> str:
+        """The type of a batch of rows x cols tensors."""
+        dims = [*self.batch, rows, cols]
+        return f"tensor<{''.join(f'{s}x' for s in dims)}{element or self.element}>"
+
+    def map(self, row: str, col: str) -> str:
+        """The map reading a batch tensor at (row, col): each "r", "c" or "0"."""
+        loops = [f"d{i}" for i in range(self.nb + 2)]
+        name = {"r": loops[self.nb], "c": loops[self.nb + 1], "0": "0"}
+        return f"affine_map<({', '.join(loops)}) -> ({', '.join([*loops[:self.nb], name[row], name[col]])})>"
+
+    def index(self, loop: str) -> str:
+        """The linalg.index of loop r or c."""
+        return str(self.nb + (loop == "c"))
+
+    def slice(self, out: str, source: str, source_type: str, at: tuple[str, str], size: tuple[int, int]) -> None:
+        zeros = "0, " * self.nb
+        sizes = "".join(f"{s}, " for s in self.batch)
+        self.lines.append(f"    {out} = tensor.extract_slice {source}[{zeros}{at[0]}, {at[1]}] "
+                          f"[{sizes}{size[0]}, {size[1]}] [{'1, ' * self.nb}1, 1] : {source_type} to "
+                          f"{self.t(*size)}")
+
+    def insert(self, out: str, value: str, dest: str, dest_type: str, at: tuple[str, str], size: tuple[int, int],
+               element: str | None = None) -> None:
+        zeros = "0, " * self.nb
+        sizes = "".join(f"{s}, " for s in self.batch)
+        self.lines.append(f"    {out} = tensor.insert_slice {value} into {dest}[{zeros}{at[0]}, {at[1]}] "
+                          f"[{sizes}{size[0]}, {size[1]}] [{'1, ' * self.nb}1, 1] : {self.t(*size, element)} into "
+                          f"{dest_type}")
+
+    def generic(self, outs: str, ins: Sequence[tuple[str, str, str]], inits: Sequence[tuple[str, str, str]],
+                iterators: tuple[str, str], args: Sequence[str], body: Sequence[str], indent: str = "    ") -> None:
+        """`outs` = a linalg.generic of `ins` and `inits` (value, type,
+        (row, col) read as a map), loops r and c of `iterators` kinds, block
+        arguments `args` (name: type), `body` ending in its yield."""
+        maps = ", ".join(self.map(*m) for _, _, m in [*ins, *inits])
+        kinds = ", ".join(['"parallel"'] * self.nb + [f'"{k}"' for k in iterators])
+        ins_text = f"ins({', '.join(v for v, _, _ in ins)} : {', '.join(t for _, t, _ in ins)}) " if ins else ""
+        result_types = ", ".join(t for _, t, _ in inits)
+        self.lines += [
+            f"{indent}{outs} = linalg.generic {{indexing_maps = [{maps}], iterator_types = [{kinds}]}} "
+            f"{ins_text}outs({', '.join(v for v, _, _ in inits)} : {result_types}) {{",
+            f"{indent}^bb0({', '.join(args)}):",
+            *(f"{indent}  {line}" for line in body),
+            f"{indent}}} -> {result_types if len(inits) == 1 else '(' + result_types + ')'}",
+        ]
+
+    def transpose(self, out: str, value: str, rows: int, cols: int) -> None:
+        perm = ", ".join(map(str, [*range(self.nb), self.nb + 1, self.nb]))
+        self.lines += [f"  {out}_init = tensor.empty() : {self.t(cols, rows)}",
+                       f"  {out} = linalg.transpose ins({value} : {self.t(rows, cols)}) "
+                       f"outs({out}_init : {self.t(cols, rows)}) permutation = [{perm}]"]
+
+    def drop_unit(self, out: str, value: str, keep: int | None, element: str) -> tuple[str, str]:
+        """`value`, a [batch..., 1, keep or 1] tensor, without its unit
+        dimensions: [batch..., keep] (or [batch...]). Returns (out, its type)."""
+        dims = [*self.batch] + ([keep] if keep is not None else [])
+        to = f"tensor<{''.join(f'{s}x' for s in dims)}{element}>"
+        # The unit dimensions join the last batch dimension (or the kept one).
+        head = [[i] for i in range(self.nb - 1)]
+        if keep is not None:
+            groups = [*head, [self.nb - 1, self.nb], [self.nb + 1]] if self.nb else [[0, 1]]
+        else:
+            groups = [*head, [self.nb - 1, self.nb, self.nb + 1]] if self.nb else []
+        text = "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
+        self.lines.append(f"  {out} = tensor.collapse_shape {value} {text} : {self.t(1, keep or 1, element)} "
+                          f"into {to}")
+        return out, to
+
+    def add_unit(self, out: str, value: str, keep: int, element: str) -> None:
+        """`value`, a [batch..., keep] tensor, as [batch..., 1, keep]."""
+        head = [[i] for i in range(self.nb - 1)]
+        groups = [*head, [self.nb - 1, self.nb], [self.nb + 1]] if self.nb else [[0, 1]]
+        text = "[" + ", ".join("[" + ", ".join(map(str, g)) + "]" for g in groups) + "]"
+        source = f"tensor<{''.join(f'{s}x' for s in [*self.batch, keep])}{element}>"
+        shape = ", ".join(map(str, [*self.batch, 1, keep]))
+        self.lines.append(f"  {out} = tensor.expand_shape {value} {text} output_shape [{shape}] : {source} into "
+                          f"{self.t(1, keep, element)}")
+
+    def constants(self) -> None:
+        e = self.element
+        self.lines += ["  %c0 = arith.constant 0 : index", "  %c1 = arith.constant 1 : index",
+                       f"  %zero = arith.constant 0.000000e+00 : {e}", f"  %one = arith.constant 1.000000e+00 : {e}",
+                       "  %ok = arith.constant 0 : i32"]
+
+    def fill(self, out: str, value: str, rows: int, cols: int, element: str | None = None) -> None:
+        t = self.t(rows, cols, element)
+        self.lines += [f"    {out}_empty = tensor.empty() : {t}",
+                       f"    {out} = linalg.fill ins({value} : {element or self.element}) outs({out}_empty : {t}) -> {t}"]
+
+    def record_info(self, out: str, info: str, bad: Sequence[tuple[str, str]], bad_body: Sequence[str],
+                    position: str) -> None:
+        """`out` = `info` ([batch..., 1, 1] i32) set to `position` + 1 where
+        it is 0 and `bad_body` (over the [batch..., 1, 1] values `bad`,
+        defining %bad) holds."""
+        i32 = self.t(1, 1, "i32")
+        self.lines += [f"    %{out}_p = arith.addi {position}, %c1 : index",
+                       f"    %{out}_p32 = arith.index_cast %{out}_p : index to i32"]
+        self.generic(f"%{out}", [(v, self.t(1, 1), ("r", "c")) for v, _ in bad], [(info, i32, ("r", "c"))],
+                     ("parallel", "parallel"), [f"{name}: {self.element}" for _, name in bad] + ["%was: i32"],
+                     [*bad_body, "%first = arith.cmpi eq, %was, %ok : i32", "%record = arith.andi %first, %bad : i1",
+                      f"%y = arith.select %record, %{out}_p32, %was : i32", "linalg.yield %y : i32"])
 
 
-def _transpose(value: str, shape: tuple[int, int], element: str, out: str) -> list[str]:
-    """`out` = the transpose of `value` (`shape`)."""
-    m, n = shape
-    return [f"  {out}_init = tensor.empty() : {_t((n, m), element)}",
-            f"  {out} = linalg.transpose ins({value} : {_t(shape, element)}) "
-            f"outs({out}_init : {_t((n, m), element)}) permutation = [1, 0]"]
+def getrf_function_text(name: str, m: int, n: int, element: str, batch: Sequence[int] = ()) -> str:
+    """@name(a: batch x m x n) -> (LU, pivots (1-based, i32, batch x
+    min(m, n)), info (i32, batch))."""
+    x, k, e = _Text(batch, element), min(m, n), element
+    mat, col, row, one = x.t(m, n), x.t(m, 1), x.t(1, n), x.t(1, 1)
+    pivots, index1 = x.t(1, k, "i32"), x.t(1, 1, "index")
+    x.constants()
+    x.lines += [f"  %steps = arith.constant {k} : index",
+                f"  %none = arith.constant -1.000000e+00 : {e}",
+                f"  %smallest = arith.constant {_SMALLEST_NORMAL[e]} : {e}",
+                f"  %negzero = arith.constant -0.000000e+00 : {e}",
+                f"  %piv_init = tensor.empty() : {pivots}",
+                f"  %info_empty = tensor.empty() : {x.t(1, 1, 'i32')}",
+                f"  %info_init = linalg.fill ins(%ok : i32) outs(%info_empty : {x.t(1, 1, 'i32')}) -> "
+                f"{x.t(1, 1, 'i32')}",
+                f"  %r:3 = scf.for %j = %c0 to %steps step %c1 iter_args(%lu = %a, %piv = %piv_init, "
+                f"%info = %info_init) -> ({mat}, {pivots}, {x.t(1, 1, 'i32')}) {{"]
+    # The pivot: the first row p >= j of the largest |lu[p, j]|.
+    x.slice("%col", "%lu", mat, ("0", "%j"), (m, 1))
+    x.fill("%best0", "%none", 1, 1)
+    x.fill("%where0", "%j", 1, 1, "index")
+    x.generic("%pick:2", [("%col", col, ("r", "c"))], [("%best0", one, ("0", "c")), ("%where0", index1, ("0", "c"))],
+              ("reduction", "parallel"), [f"%v: {e}", f"%b: {e}", "%w: index"],
+              [f"%i = linalg.index {x.index('r')} : index", "%below = arith.cmpi sge, %i, %j : index",
+               f"%av = math.absf %v : {e}", f"%larger = arith.cmpf ogt, %av, %b : {e}",
+               "%take = arith.andi %below, %larger : i1", f"%nb = arith.select %take, %av, %b : {e}",
+               "%nw = arith.select %take, %i, %w : index", f"linalg.yield %nb, %nw : {e}, index"])
+    x.lines += [f"    %p32_empty = tensor.empty() : {x.t(1, 1, 'i32')}"]
+    x.generic("%p32", [("%pick#1", index1, ("r", "c"))], [("%p32_empty", x.t(1, 1, "i32"), ("r", "c"))],
+              ("parallel", "parallel"), ["%p: index", "%u: i32"],
+              ["%p1 = arith.addi %p, %c1 : index", "%y = arith.index_cast %p1 : index to i32", "linalg.yield %y : i32"])
+    x.insert("%piv2", "%p32", "%piv", pivots, ("0", "%j"), (1, 1), "i32")
+    # Rows j and p swapped (row p read as a sum that adds only it to -0.0).
+    x.slice("%rowj", "%lu", mat, ("%j", "0"), (1, n))
+    x.fill("%rowp0", "%negzero", 1, n)
+    x.generic("%rowp", [("%lu", mat, ("r", "c")), ("%pick#1", index1, ("0", "0"))], [("%rowp0", row, ("0", "c"))],
+              ("reduction", "parallel"), [f"%v: {e}", "%p: index", f"%acc: {e}"],
+              [f"%i = linalg.index {x.index('r')} : index", "%at = arith.cmpi eq, %i, %p : index",
+               f"%sum = arith.addf %acc, %v : {e}", f"%y = arith.select %at, %sum, %acc : {e}",
+               f"linalg.yield %y : {e}"])
+    x.lines += [f"    %swap_empty = tensor.empty() : {mat}"]
+    x.generic("%s2", [("%lu", mat, ("r", "c")), ("%rowj", row, ("0", "c")), ("%rowp", row, ("0", "c")),
+                      ("%pick#1", index1, ("0", "0"))], [("%swap_empty", mat, ("r", "c"))],
+              ("parallel", "parallel"), [f"%v: {e}", f"%vj: {e}", f"%vp: {e}", "%p: index", f"%u: {e}"],
+              [f"%i = linalg.index {x.index('r')} : index", "%is_j = arith.cmpi eq, %i, %j : index",
+               "%is_p = arith.cmpi eq, %i, %p : index", f"%y0 = arith.select %is_p, %vj, %v : {e}",
+               f"%y = arith.select %is_j, %vp, %y0 : {e}", f"linalg.yield %y : {e}"])
+    # The column below the pivot scaled, and the trailing block updated.
+    x.slice("%pv", "%s2", mat, ("%j", "%j"), (1, 1))
+    x.slice("%col2", "%s2", mat, ("0", "%j"), (m, 1))
+    x.lines += [f"    %l_empty = tensor.empty() : {col}"]
+    x.generic("%l", [("%col2", col, ("r", "c")), ("%pv", one, ("0", "0"))], [("%l_empty", col, ("r", "c"))],
+              ("parallel", "parallel"), [f"%v: {e}", f"%pvv: {e}", f"%u: {e}"],
+              [f"%i = linalg.index {x.index('r')} : index", "%under = arith.cmpi sgt, %i, %j : index",
+               f"%nonzero = arith.cmpf une, %pvv, %zero : {e}", "%scale = arith.andi %under, %nonzero : i1",
+               f"%apv = math.absf %pvv : {e}", f"%normal = arith.cmpf oge, %apv, %smallest : {e}",
+               f"%recip = arith.divf %one, %pvv : {e}", f"%byr = arith.mulf %v, %recip : {e}",
+               f"%byd = arith.divf %v, %pvv : {e}", f"%scaled = arith.select %normal, %byr, %byd : {e}",
+               f"%y = arith.select %scale, %scaled, %v : {e}", f"linalg.yield %y : {e}"])
+    x.slice("%rowj2", "%s2", mat, ("%j", "0"), (1, n))
+    x.generic("%lu2", [("%l", col, ("r", "0")), ("%rowj2", row, ("0", "c"))], [("%s2", mat, ("r", "c"))],
+              ("parallel", "parallel"), [f"%li: {e}", f"%uk: {e}", f"%v: {e}"],
+              [f"%i = linalg.index {x.index('r')} : index", f"%c = linalg.index {x.index('c')} : index",
+               "%under = arith.cmpi sgt, %i, %j : index", "%right = arith.cmpi sgt, %c, %j : index",
+               "%here = arith.cmpi eq, %c, %j : index", "%trailing = arith.andi %under, %right : i1",
+               f"%prod = arith.mulf %li, %uk : {e}", f"%upd = arith.subf %v, %prod : {e}",
+               f"%y0 = arith.select %trailing, %upd, %v : {e}", f"%y = arith.select %here, %li, %y0 : {e}",
+               f"linalg.yield %y : {e}"])
+    x.record_info("info2", "%info", [("%pv", "%pvv")], [f"%bad = arith.cmpf oeq, %pvv, %zero : {e}"], "%j")
+    x.lines += [f"    scf.yield %lu2, %piv2, %info2 : {mat}, {pivots}, {x.t(1, 1, 'i32')}", "  }"]
+    piv_out, piv_type = x.drop_unit("%pivots", "%r#1", k, "i32")
+    info_out, info_type = x.drop_unit("%infos", "%r#2", None, "i32")
+    return "\n".join([f"func.func private @{name}(%a: {mat}) -> ({mat}, {piv_type}, {info_type}) {{", *x.lines,
+                      f"  return %r#0, {piv_out}, {info_out} : {mat}, {piv_type}, {info_type}", "}"])
 
 
-def getrf_function_text(name: str, m: int, n: int, element: str) -> str:
-    """@name(a: m x n) -> (LU, pivots (1-based, i32), info (i32))."""
-    k = min(m, n)
-    mat, col, row = _t((m, n), element), _t((m, 1), element), _t((1, n), element)
-    vec = _t((m,), element)
-    return "\n".join([
-        f"func.func private @{name}(%a: {mat}) -> ({mat}, {_t((k,), 'i32')}, tensor<i32>) {{",
-        *_common(element),
-        f"  %steps = arith.constant {k} : index",
-        f"  %none = arith.constant -1.000000e+00 : {element}",
-        f"  %smallest = arith.constant {'1.17549435E-38' if element == 'f32' else '2.2250738585072014E-308'}"
-        f" : {element}",
-        f"  %piv_init = tensor.empty() : {_t((k,), 'i32')}",
-        f"  %best_init = tensor.empty() : {_t((), element)}",
-        "  %where_init = tensor.empty() : tensor<index>",
-        f"  %vec_init = tensor.empty() : {vec}",
-        f"  %r:3 = scf.for %j = %c0 to %steps step %c1 iter_args(%lu = %a, %piv = %piv_init, %info = %ok)"
-        f" -> ({mat}, {_t((k,), 'i32')}, i32) {{",
-        # The pivot: the first row p >= j of the largest |lu[p, j]|.
-        f"    %col = tensor.extract_slice %lu[0, %j] [{m}, 1] [1, 1] : {mat} to {col}",
-        f"    %colv = tensor.collapse_shape %col [[0, 1]] : {col} into {vec}",
-        f"    %best0 = linalg.fill ins(%none : {element}) outs(%best_init : {_t((), element)}) "
-        f"-> {_t((), element)}",
-        "    %where0 = linalg.fill ins(%j : index) outs(%where_init : tensor<index>) -> tensor<index>",
-        f"    %pick:2 = linalg.generic {{indexing_maps = [{_MAP1}, {_SCALAR1}, {_SCALAR1}], "
-        f"iterator_types = [\"reduction\"]}} ins(%colv : {vec}) outs(%best0, %where0 : {_t((), element)}, "
-        "tensor<index>) {",
-        f"    ^bb0(%x: {element}, %b: {element}, %w: index):",
-        "      %i = linalg.index 0 : index",
-        "      %below = arith.cmpi sge, %i, %j : index",
-        f"      %ax = math.absf %x : {element}",
-        f"      %larger = arith.cmpf ogt, %ax, %b : {element}",
-        "      %take = arith.andi %below, %larger : i1",
-        f"      %nb = arith.select %take, %ax, %b : {element}",
-        "      %nw = arith.select %take, %i, %w : index",
-        f"      linalg.yield %nb, %nw : {element}, index",
-        f"    }} -> ({_t((), element)}, tensor<index>)",
-        "    %p = tensor.extract %pick#1[] : tensor<index>",
-        "    %p1 = arith.addi %p, %c1 : index",
-        "    %p32 = arith.index_cast %p1 : index to i32",
-        f"    %piv2 = tensor.insert %p32 into %piv[%j] : {_t((k,), 'i32')}",
-        # Rows j and p swapped.
-        f"    %rowj = tensor.extract_slice %lu[%j, 0] [1, {n}] [1, 1] : {mat} to {row}",
-        f"    %rowp = tensor.extract_slice %lu[%p, 0] [1, {n}] [1, 1] : {mat} to {row}",
-        f"    %s1 = tensor.insert_slice %rowj into %lu[%p, 0] [1, {n}] [1, 1] : {row} into {mat}",
-        f"    %s2 = tensor.insert_slice %rowp into %s1[%j, 0] [1, {n}] [1, 1] : {row} into {mat}",
-        # The column below the pivot scaled, and the trailing block updated.
-        f"    %pv = tensor.extract %s2[%j, %j] : {mat}",
-        f"    %nonzero = arith.cmpf une, %pv, %zero : {element}",
-        f"    %apv = math.absf %pv : {element}",
-        f"    %normal = arith.cmpf oge, %apv, %smallest : {element}",
-        f"    %recip = arith.divf %one, %pv : {element}",
-        f"    %col2 = tensor.extract_slice %s2[0, %j] [{m}, 1] [1, 1] : {mat} to {col}",
-        f"    %colv2 = tensor.collapse_shape %col2 [[0, 1]] : {col} into {vec}",
-        f"    %l = linalg.generic {{indexing_maps = [{_MAP1}, {_MAP1}], iterator_types = [\"parallel\"]}} "
-        f"ins(%colv2 : {vec}) outs(%vec_init : {vec}) {{",
-        f"    ^bb0(%x: {element}, %u: {element}):",
-        "      %i = linalg.index 0 : index",
-        "      %under = arith.cmpi sgt, %i, %j : index",
-        "      %scale = arith.andi %under, %nonzero : i1",
-        f"      %byr = arith.mulf %x, %recip : {element}",
-        f"      %byd = arith.divf %x, %pv : {element}",
-        f"      %scaled = arith.select %normal, %byr, %byd : {element}",
-        f"      %y = arith.select %scale, %scaled, %x : {element}",
-        f"      linalg.yield %y : {element}",
-        f"    }} -> {vec}",
-        f"    %rowj2 = tensor.extract_slice %s2[%j, 0] [1, {n}] [1, 1] : {mat} to {row}",
-        f"    %lu2 = linalg.generic {{indexing_maps = [{_D0}, {_ROW_OF_2}, {_MAP2}], "
-        f"iterator_types = [\"parallel\", \"parallel\"]}} ins(%l, %rowj2 : {vec}, {row}) outs(%s2 : {mat}) {{",
-        f"    ^bb0(%li: {element}, %uk: {element}, %x: {element}):",
-        "      %i = linalg.index 0 : index",
-        "      %c = linalg.index 1 : index",
-        "      %under = arith.cmpi sgt, %i, %j : index",
-        "      %right = arith.cmpi sgt, %c, %j : index",
-        "      %here = arith.cmpi eq, %c, %j : index",
-        "      %trailing = arith.andi %under, %right : i1",
-        f"      %prod = arith.mulf %li, %uk : {element}",
-        f"      %upd = arith.subf %x, %prod : {element}",
-        f"      %y0 = arith.select %trailing, %upd, %x : {element}",
-        f"      %y = arith.select %here, %li, %y0 : {element}",
-        f"      linalg.yield %y : {element}",
-        f"    }} -> {mat}",
-        "    %true = arith.constant true",
-        "    %first = arith.cmpi eq, %info, %ok : i32",
-        "    %zero_pivot = arith.xori %nonzero, %true : i1",
-        "    %record = arith.andi %first, %zero_pivot : i1",
-        "    %jp = arith.addi %j, %c1 : index",
-        "    %j32 = arith.index_cast %jp : index to i32",
-        "    %info2 = arith.select %record, %j32, %info : i32",
-        f"    scf.yield %lu2, %piv2, %info2 : {mat}, {_t((k,), 'i32')}, i32",
-        "  }",
-        "  %info_t = tensor.from_elements %r#2 : tensor<i32>",
-        f"  return %r#0, %r#1, %info_t : {mat}, {_t((k,), 'i32')}, tensor<i32>",
-        "}",
-    ])
-
-
-def potrf_function_text(name: str, n: int, element: str, lower: bool) -> str:
-    """@name(a: n x n) -> (the Cholesky factor in `lower`'s triangle, the
-    other triangle a's, info (i32)). The upper factor U (a = U^T U) is the
-    transpose of the lower one of a^T, which is a, read in its upper
-    triangle: the lower factor of a's transpose, transposed back."""
-    mat, col, row = _t((n, n), element), _t((n, 1), element), _t((1, n), element)
-    vec = _t((n,), element)
-    lines = [f"func.func private @{name}(%a: {mat}) -> ({mat}, tensor<i32>) {{", *_common(element),
-             f"  %steps = arith.constant {n} : index",
-             f"  %vec_init = tensor.empty() : {vec}"]
+def potrf_function_text(name: str, n: int, element: str, lower: bool, batch: Sequence[int] = ()) -> str:
+    """@name(a: batch x n x n) -> (the Cholesky factor in `lower`'s
+    triangle, the other triangle a's, info (i32, batch))."""
+    x, e = _Text(batch, element), element
+    mat, col, row, one, i32 = x.t(n, n), x.t(n, 1), x.t(1, n), x.t(1, 1), x.t(1, 1, "i32")
+    x.constants()
+    x.lines += [f"  %steps = arith.constant {n} : index", f"  %info_empty = tensor.empty() : {i32}",
+                f"  %info_init = linalg.fill ins(%ok : i32) outs(%info_empty : {i32}) -> {i32}"]
     start = "%a"
     if not lower:
-        lines += _transpose("%a", (n, n), element, "%at")
+        x.transpose("%at", "%a", n, n)
         start = "%at"
-    lines += [
-        f"  %r:2 = scf.for %j = %c0 to %steps step %c1 iter_args(%l = {start}, %info = %ok) -> ({mat}, i32) {{",
-        f"    %rowj = tensor.extract_slice %l[%j, 0] [1, {n}] [1, 1] : {mat} to {row}",
-        f"    %colj = tensor.extract_slice %l[0, %j] [{n}, 1] [1, 1] : {mat} to {col}",
-        f"    %colv = tensor.collapse_shape %colj [[0, 1]] : {col} into {vec}",
-        # s[i] = sum over k < j of l[i, k] l[j, k]
-        f"    %s0 = linalg.fill ins(%zero : {element}) outs(%vec_init : {vec}) -> {vec}",
-        f"    %s = linalg.generic {{indexing_maps = [{_MAP2}, {_ROW_OF_2}, {_D0}], "
-        f"iterator_types = [\"parallel\", \"reduction\"]}} ins(%l, %rowj : {mat}, {row}) outs(%s0 : {vec}) {{",
-        f"    ^bb0(%lik: {element}, %ljk: {element}, %acc: {element}):",
-        "      %k = linalg.index 1 : index",
-        "      %before = arith.cmpi slt, %k, %j : index",
-        f"      %prod = arith.mulf %lik, %ljk : {element}",
-        f"      %sum = arith.addf %acc, %prod : {element}",
-        f"      %y = arith.select %before, %sum, %acc : {element}",
-        f"      linalg.yield %y : {element}",
-        f"    }} -> {vec}",
-        f"    %c = linalg.sub ins(%colv, %s : {vec}, {vec}) outs(%vec_init : {vec}) -> {vec}",
-        f"    %d = tensor.extract %c[%j] : {vec}",
-        f"    %positive = arith.cmpf ogt, %d, %zero : {element}",
-        f"    %root = math.sqrt %d : {element}",
-        f"    %newcol = linalg.generic {{indexing_maps = [{_MAP1}, {_MAP1}, {_MAP1}], "
-        f"iterator_types = [\"parallel\"]}} ins(%c, %colv : {vec}, {vec}) outs(%vec_init : {vec}) {{",
-        f"    ^bb0(%ci: {element}, %old: {element}, %u: {element}):",
-        "      %i = linalg.index 0 : index",
-        "      %under = arith.cmpi sgt, %i, %j : index",
-        "      %diag = arith.cmpi eq, %i, %j : index",
-        f"      %q = arith.divf %ci, %root : {element}",
-        f"      %y0 = arith.select %under, %q, %old : {element}",
-        f"      %y = arith.select %diag, %root, %y0 : {element}",
-        f"      linalg.yield %y : {element}",
-        f"    }} -> {vec}",
-        f"    %newcol2 = tensor.expand_shape %newcol [[0, 1]] output_shape [{n}, 1] : {vec} into {col}",
-        f"    %l2 = tensor.insert_slice %newcol2 into %l[0, %j] [{n}, 1] [1, 1] : {col} into {mat}",
-        "    %true = arith.constant true",
-        "    %first = arith.cmpi eq, %info, %ok : i32",
-        "    %bad = arith.xori %positive, %true : i1",
-        "    %record = arith.andi %first, %bad : i1",
-        "    %jp = arith.addi %j, %c1 : index",
-        "    %j32 = arith.index_cast %jp : index to i32",
-        "    %info2 = arith.select %record, %j32, %info : i32",
-        f"    scf.yield %l2, %info2 : {mat}, i32",
-        "  }",
-        "  %info_t = tensor.from_elements %r#1 : tensor<i32>",
-    ]
+    x.lines.append(f"  %r:2 = scf.for %j = %c0 to %steps step %c1 iter_args(%l = {start}, %info = %info_init) "
+                   f"-> ({mat}, {i32}) {{")
+    x.slice("%rowj", "%l", mat, ("%j", "0"), (1, n))
+    x.slice("%colj", "%l", mat, ("0", "%j"), (n, 1))
+    # c = l[:, j] - sum over k < j of l[:, k] l[j, k]
+    x.fill("%s0", "%zero", n, 1)
+    x.generic("%s", [("%l", mat, ("r", "c")), ("%rowj", row, ("0", "c"))], [("%s0", col, ("r", "0"))],
+              ("parallel", "reduction"), [f"%lik: {e}", f"%ljk: {e}", f"%acc: {e}"],
+              [f"%k = linalg.index {x.index('c')} : index", "%before = arith.cmpi slt, %k, %j : index",
+               f"%prod = arith.mulf %lik, %ljk : {e}", f"%sum = arith.addf %acc, %prod : {e}",
+               f"%y = arith.select %before, %sum, %acc : {e}", f"linalg.yield %y : {e}"])
+    x.lines.append(f"    %c_empty = tensor.empty() : {col}")
+    x.lines.append(f"    %c = linalg.sub ins(%colj, %s : {col}, {col}) outs(%c_empty : {col}) -> {col}")
+    x.slice("%d", "%c", col, ("%j", "0"), (1, 1))
+    x.generic("%newcol", [("%c", col, ("r", "c")), ("%d", one, ("0", "0"))], [("%colj", col, ("r", "c"))],
+              ("parallel", "parallel"), [f"%ci: {e}", f"%dd: {e}", f"%old: {e}"],
+              [f"%i = linalg.index {x.index('r')} : index", "%under = arith.cmpi sgt, %i, %j : index",
+               "%diag = arith.cmpi eq, %i, %j : index", f"%root = math.sqrt %dd : {e}",
+               f"%q = arith.divf %ci, %root : {e}", f"%y0 = arith.select %under, %q, %old : {e}",
+               f"%y = arith.select %diag, %root, %y0 : {e}", f"linalg.yield %y : {e}"])
+    x.insert("%l2", "%newcol", "%l", mat, ("0", "%j"), (n, 1))
+    x.record_info("info2", "%info", [("%d", "%dd")],
+                  [f"%positive = arith.cmpf ogt, %dd, %zero : {e}", "%true = arith.constant true",
+                   "%bad = arith.xori %positive, %true : i1"], "%j")
+    x.lines += [f"    scf.yield %l2, %info2 : {mat}, {i32}", "  }"]
     result = "%r#0"
     if not lower:
-        lines += _transpose("%r#0", (n, n), element, "%u")
+        x.transpose("%u", "%r#0", n, n)
         result = "%u"
-    lines += [f"  return {result}, %info_t : {mat}, tensor<i32>", "}"]
-    return "\n".join(lines)
+    info_out, info_type = x.drop_unit("%infos", "%r#1", None, "i32")
+    return "\n".join([f"func.func private @{name}(%a: {mat}) -> ({mat}, {info_type}) {{", *x.lines,
+                      f"  return {result}, {info_out} : {mat}, {info_type}", "}"])
 
 
 def trsm_function_text(name: str, a_shape: tuple[int, int], b_shape: tuple[int, int], element: str, *,
-                       left: bool, lower: bool, transpose: bool, unit: bool) -> str:
+                       left: bool, lower: bool, transpose: bool, unit: bool, batch: Sequence[int] = ()) -> str:
     """@name(a, b) -> x with op(a) x = b (`left`) or x op(a) = b, op(a) =
     a^T when `transpose`; a `lower` (else upper) triangular, its diagonal
-    ones when `unit`."""
-    # M x = c with M = a or a^T, c = b or b^T; M lower when an odd number
+    ones when `unit`; a, b and x with the leading `batch` dimensions."""
+    x, e = _Text(batch, element), element
+    # M y = c with M = a or a^T, c = b or b^T; M lower when an odd number
     # of the transposes do not undo a's lowness.
     flip_m = transpose != (not left)
     m_lower = lower != flip_m
     n = a_shape[0]
     rows, cols = b_shape if left else (b_shape[1], b_shape[0])
-    mat_a, mat_c = _t((n, n), element), _t((rows, cols), element)
-    row_m, row_c, vec_c = _t((1, n), element), _t((1, cols), element), _t((cols,), element)
-    lines = [f"func.func private @{name}(%a: {mat_a}, %b: {_t(b_shape, element)}) -> ({_t(b_shape, element)}) {{",
-             *_common(element), f"  %steps = arith.constant {n} : index",
-             f"  %last = arith.constant {n - 1} : index",
-             f"  %vec_init = tensor.empty() : {vec_c}"]
+    mat_a, mat_b, mat_c, row_m, row_c = x.t(n, n), x.t(*b_shape), x.t(rows, cols), x.t(1, n), x.t(1, cols)
+    x.constants()
+    x.lines += [f"  %steps = arith.constant {n} : index", f"  %last = arith.constant {n - 1} : index"]
     m, c = "%a", "%b"
     if flip_m:
-        lines += _transpose("%a", (n, n), element, "%am")
+        x.transpose("%am", "%a", n, n)
         m = "%am"
     if not left:
-        lines += _transpose("%b", b_shape, element, "%bt")
+        x.transpose("%bt", "%b", *b_shape)
         c = "%bt"
     # Step t solves row i = t (lower: forward) or n - 1 - t (upper: backward),
     # from the rows solved before it: k < i (lower) or k > i (upper).
-    lines += [
-        f"  %x = scf.for %t = %c0 to %steps step %c1 iter_args(%xs = {c}) -> ({mat_c}) {{",
-        "    %i = arith.subi %last, %t : index" if not m_lower else "    %i = arith.addi %t, %c0 : index",
-        f"    %mrow = tensor.extract_slice {m}[%i, 0] [1, {n}] [1, 1] : {mat_a} to {row_m}",
-        f"    %s0 = linalg.fill ins(%zero : {element}) outs(%vec_init : {vec_c}) -> {vec_c}",
-        f"    %s = linalg.generic {{indexing_maps = [{_ROW_AT_D0}, {_MAP2}, {_D1}], iterator_types = [\"reduction\", \"parallel\"]}} "
-        f"ins(%mrow, %xs : {row_m}, {mat_c}) outs(%s0 : {vec_c}) {{",
-        f"    ^bb0(%mik: {element}, %xkc: {element}, %acc: {element}):",
-        "      %k = linalg.index 0 : index",
-        f"      %solved = arith.cmpi {'slt' if m_lower else 'sgt'}, %k, %i : index",
-        f"      %prod = arith.mulf %mik, %xkc : {element}",
-        f"      %sum = arith.addf %acc, %prod : {element}",
-        f"      %y = arith.select %solved, %sum, %acc : {element}",
-        f"      linalg.yield %y : {element}",
-        f"    }} -> {vec_c}",
-        f"    %crow = tensor.extract_slice %xs[%i, 0] [1, {cols}] [1, 1] : {mat_c} to {row_c}",
-        f"    %crowv = tensor.collapse_shape %crow [[0, 1]] : {row_c} into {vec_c}",
-        f"    %diff = linalg.sub ins(%crowv, %s : {vec_c}, {vec_c}) outs(%vec_init : {vec_c}) -> {vec_c}",
-    ]
-    new = "%diff"
-    if not unit:
-        new = "%new"
-        lines += [f"    %mii = tensor.extract {m}[%i, %i] : {mat_a}",
-                  f"    %new = linalg.generic {{indexing_maps = [{_MAP1}, {_MAP1}], iterator_types = [\"parallel\"]}} "
-                  f"ins(%diff : {vec_c}) outs(%vec_init : {vec_c}) {{",
-                  f"    ^bb0(%v: {element}, %u: {element}):",
-                  f"      %q = arith.divf %v, %mii : {element}",
-                  f"      linalg.yield %q : {element}",
-                  f"    }} -> {vec_c}"]
-    lines += [
-        f"    %newrow = tensor.expand_shape {new} [[0, 1]] output_shape [1, {cols}] : {vec_c} into {row_c}",
-        f"    %xs2 = tensor.insert_slice %newrow into %xs[%i, 0] [1, {cols}] [1, 1] : {row_c} into {mat_c}",
-        f"    scf.yield %xs2 : {mat_c}",
-        "  }",
-    ]
-    result = "%x"
+    x.lines += [f"  %y = scf.for %t = %c0 to %steps step %c1 iter_args(%ys = {c}) -> ({mat_c}) {{",
+                "    %i = arith.subi %last, %t : index" if not m_lower else "    %i = arith.addi %t, %c0 : index"]
+    x.slice("%mrow", m, mat_a, ("%i", "0"), (1, n))
+    x.fill("%s0", "%zero", 1, cols)
+    x.generic("%s", [("%mrow", row_m, ("0", "r")), ("%ys", mat_c, ("r", "c"))], [("%s0", row_c, ("0", "c"))],
+              ("reduction", "parallel"), [f"%mik: {e}", f"%ykc: {e}", f"%acc: {e}"],
+              [f"%k = linalg.index {x.index('r')} : index",
+               f"%solved = arith.cmpi {'slt' if m_lower else 'sgt'}, %k, %i : index",
+               f"%prod = arith.mulf %mik, %ykc : {e}", f"%sum = arith.addf %acc, %prod : {e}",
+               f"%y = arith.select %solved, %sum, %acc : {e}", f"linalg.yield %y : {e}"])
+    x.slice("%crow", "%ys", mat_c, ("%i", "0"), (1, cols))
+    x.slice("%mii", m, mat_a, ("%i", "%i"), (1, 1))
+    divide = [] if unit else [f"%q = arith.divf %dv, %d : {e}"]
+    x.lines.append(f"    %new_empty = tensor.empty() : {row_c}")
+    x.generic("%new", [("%crow", row_c, ("r", "c")), ("%s", row_c, ("r", "c")), ("%mii", x.t(1, 1), ("0", "0"))],
+              [("%new_empty", row_c, ("r", "c"))], ("parallel", "parallel"),
+              [f"%cv: {e}", f"%sv: {e}", f"%d: {e}", f"%u: {e}"],
+              [f"%dv = arith.subf %cv, %sv : {e}", *divide, f"linalg.yield {'%dv' if unit else '%q'} : {e}"])
+    x.insert("%ys2", "%new", "%ys", mat_c, ("%i", "0"), (1, cols))
+    x.lines += [f"    scf.yield %ys2 : {mat_c}", "  }"]
+    result = "%y"
     if not left:
-        lines += _transpose("%x", (rows, cols), element, "%xt")
-        result = "%xt"
-    lines += [f"  return {result} : {_t(b_shape, element)}", "}"]
-    return "\n".join(lines)
+        x.transpose("%yt", "%y", rows, cols)
+        result = "%yt"
+    return "\n".join([f"func.func private @{name}(%a: {mat_a}, %b: {mat_b}) -> {mat_b} {{", *x.lines,
+                      f"  return {result} : {mat_b}", "}"])
 
 
-def _reflect_lines(mat_name: str, v: str, tau: str, m: int, n: int, element: str, out: str) -> list[str]:
+def _reflect(x: _Text, out: str, mat_name: str, v: str, tau: str, m: int, n: int) -> None:
     """`out` = `mat_name` (m x n) with columns c > %i reflected: C + v (-tau
     v^T C), in the order LAPACK's slarf (a gemv, then a ger) forms it."""
-    mat, vec_n = _t((m, n), element), _t((n,), element)
-    return [
-        f"    {out}_w0 = linalg.fill ins(%zero : {element}) outs(%cols_init : {vec_n}) -> {vec_n}",
-        f"    {out}_w = linalg.generic {{indexing_maps = [{_D0}, {_MAP2}, {_D1}], "
-        f"iterator_types = [\"reduction\", \"parallel\"]}} ins({v}, {mat_name} : {_t((m,), element)}, {mat}) "
-        f"outs({out}_w0 : {vec_n}) {{",
-        f"    ^bb0(%vr: {element}, %x: {element}, %acc: {element}):",
-        f"      %p = arith.mulf %vr, %x : {element}",
-        f"      %y = arith.addf %acc, %p : {element}",
-        f"      linalg.yield %y : {element}",
-        f"    }} -> {vec_n}",
-        f"    {out}_mtau = arith.negf {tau} : {element}",
-        f"    {out} = linalg.generic {{indexing_maps = [{_D0}, {_D1}, {_MAP2}], "
-        f"iterator_types = [\"parallel\", \"parallel\"]}} ins({v}, {out}_w : {_t((m,), element)}, {vec_n}) "
-        f"outs({mat_name} : {mat}) {{",
-        f"    ^bb0(%vr: {element}, %wc: {element}, %x: {element}):",
-        "      %c = linalg.index 1 : index",
-        "      %right = arith.cmpi sgt, %c, %i : index",
-        f"      %tw = arith.mulf {out}_mtau, %wc : {element}",
-        f"      %p = arith.mulf %vr, %tw : {element}",
-        f"      %upd = arith.addf %x, %p : {element}",
-        f"      %y = arith.select %right, %upd, %x : {element}",
-        f"      linalg.yield %y : {element}",
-        f"    }} -> {mat}",
-    ]
+    e = x.element
+    x.fill(f"{out}_w0", "%zero", 1, n)
+    x.generic(f"{out}_w", [(v, x.t(m, 1), ("r", "0")), (mat_name, x.t(m, n), ("r", "c"))],
+              [(f"{out}_w0", x.t(1, n), ("0", "c"))], ("reduction", "parallel"),
+              [f"%vr: {e}", f"%qv: {e}", f"%acc: {e}"],
+              [f"%p = arith.mulf %vr, %qv : {e}", f"%y = arith.addf %acc, %p : {e}", f"linalg.yield %y : {e}"])
+    x.generic(out, [(v, x.t(m, 1), ("r", "0")), (f"{out}_w", x.t(1, n), ("0", "c")), (tau, x.t(1, 1), ("0", "0"))],
+              [(mat_name, x.t(m, n), ("r", "c"))], ("parallel", "parallel"),
+              [f"%vr: {e}", f"%wc: {e}", f"%tv: {e}", f"%qv: {e}"],
+              [f"%c = linalg.index {x.index('c')} : index", "%right = arith.cmpi sgt, %c, %i : index",
+               f"%mtau = arith.negf %tv : {e}", f"%tw = arith.mulf %mtau, %wc : {e}", f"%p = arith.mulf %vr, %tw : {e}",
+               f"%upd = arith.addf %qv, %p : {e}", f"%y = arith.select %right, %upd, %qv : {e}",
+               f"linalg.yield %y : {e}"])
 
 
-def geqrf_function_text(name: str, m: int, n: int, element: str) -> str:
-    """@name(a: m x n) -> (R and the reflectors, the k = min(m, n) taus)."""
-    k = min(m, n)
-    mat, col, vec_m = _t((m, n), element), _t((m, 1), element), _t((m,), element)
-    taus = _t((k,), element)
-    return "\n".join([
-        f"func.func private @{name}(%a: {mat}) -> ({mat}, {taus}) {{",
-        *_common(element),
-        f"  %steps = arith.constant {k} : index",
-        f"  %last_row = arith.constant {m - 1} : index",
-        f"  %rows_init = tensor.empty() : {vec_m}",
-        f"  %cols_init = tensor.empty() : {_t((n,), element)}",
-        f"  %taus_init = tensor.empty() : {taus}",
-        f"  %r:2 = scf.for %i = %c0 to %steps step %c1 iter_args(%q = %a, %ts = %taus_init) -> ({mat}, {taus}) {{",
-        f"    %col = tensor.extract_slice %q[0, %i] [{m}, 1] [1, 1] : {mat} to {col}",
-        f"    %colv = tensor.collapse_shape %col [[0, 1]] : {col} into {vec_m}",
-        f"    %alpha = tensor.extract %colv[%i] : {vec_m}",
-        f"    %init = tensor.empty() : {_t((), element)}",
-        f"    %x0 = linalg.fill ins(%zero : {element}) outs(%init : {_t((), element)}) -> {_t((), element)}",
-        f"    %xs = linalg.generic {{indexing_maps = [{_MAP1}, {_SCALAR1}], iterator_types = [\"reduction\"]}} "
-        f"ins(%colv : {vec_m}) outs(%x0 : {_t((), element)}) {{",
-        f"    ^bb0(%x: {element}, %acc: {element}):",
-        "      %r = linalg.index 0 : index",
-        "      %below = arith.cmpi sgt, %r, %i : index",
-        f"      %sq = arith.mulf %x, %x : {element}",
-        f"      %sum = arith.addf %acc, %sq : {element}",
-        f"      %y = arith.select %below, %sum, %acc : {element}",
-        f"      linalg.yield %y : {element}",
-        f"    }} -> {_t((), element)}",
-        f"    %xnorm2 = tensor.extract %xs[] : {_t((), element)}",
-        f"    %nothing = arith.cmpf oeq, %xnorm2, %zero : {element}",
-        "    %bottom = arith.cmpi eq, %i, %last_row : index",
-        "    %trivial = arith.ori %nothing, %bottom : i1",
-        f"    %a2 = arith.mulf %alpha, %alpha : {element}",
-        f"    %n2 = arith.addf %a2, %xnorm2 : {element}",
-        f"    %norm = math.sqrt %n2 : {element}",
-        f"    %signed = math.copysign %norm, %alpha : {element}",
-        f"    %beta = arith.negf %signed : {element}",
-        f"    %bma = arith.subf %beta, %alpha : {element}",
-        f"    %tau0 = arith.divf %bma, %beta : {element}",
-        f"    %tau = arith.select %trivial, %zero, %tau0 : {element}",
-        f"    %amb = arith.subf %alpha, %beta : {element}",
-        f"    %scale = arith.divf %one, %amb : {element}",
-        f"    %head = arith.select %trivial, %alpha, %beta : {element}",
-        # v (1 at i, the scaled x below, 0 above) and column i's new values.
-        f"    %vcol:2 = linalg.generic {{indexing_maps = [{_MAP1}, {_MAP1}, {_MAP1}], "
-        f"iterator_types = [\"parallel\"]}} ins(%colv : {vec_m}) outs(%rows_init, %rows_init : {vec_m}, {vec_m}) {{",
-        f"    ^bb0(%x: {element}, %u: {element}, %u2: {element}):",
-        "      %r = linalg.index 0 : index",
-        "      %below = arith.cmpi sgt, %r, %i : index",
-        "      %diag = arith.cmpi eq, %r, %i : index",
-        f"      %sx = arith.mulf %x, %scale : {element}",
-        f"      %vb = arith.select %trivial, %zero, %sx : {element}",
-        f"      %v0 = arith.select %below, %vb, %zero : {element}",
-        f"      %v = arith.select %diag, %one, %v0 : {element}",
-        f"      %kb = arith.select %trivial, %x, %sx : {element}",
-        f"      %k0 = arith.select %below, %kb, %x : {element}",
-        f"      %kept = arith.select %diag, %head, %k0 : {element}",
-        f"      linalg.yield %v, %kept : {element}, {element}",
-        f"    }} -> ({vec_m}, {vec_m})",
-        *_reflect_lines("%q", "%vcol#0", "%tau", m, n, element, "%q2"),
-        f"    %newcol = tensor.expand_shape %vcol#1 [[0, 1]] output_shape [{m}, 1] : {vec_m} into {col}",
-        f"    %q3 = tensor.insert_slice %newcol into %q2[0, %i] [{m}, 1] [1, 1] : {col} into {mat}",
-        f"    %ts2 = tensor.insert %tau into %ts[%i] : {taus}",
-        f"    scf.yield %q3, %ts2 : {mat}, {taus}",
-        "  }",
-        f"  return %r#0, %r#1 : {mat}, {taus}",
-        "}",
-    ])
+def geqrf_function_text(name: str, m: int, n: int, element: str, batch: Sequence[int] = ()) -> str:
+    """@name(a: batch x m x n) -> (R and the reflectors, the k = min(m, n)
+    taus of each matrix)."""
+    x, k, e = _Text(batch, element), min(m, n), element
+    mat, col, one, taus = x.t(m, n), x.t(m, 1), x.t(1, 1), x.t(1, k)
+    x.constants()
+    x.lines += [f"  %steps = arith.constant {k} : index", f"  %last_row = arith.constant {m - 1} : index",
+                f"  %taus_init = tensor.empty() : {taus}",
+                f"  %r:2 = scf.for %i = %c0 to %steps step %c1 iter_args(%q = %a, %ts = %taus_init) "
+                f"-> ({mat}, {taus}) {{"]
+    x.slice("%col", "%q", mat, ("0", "%i"), (m, 1))
+    x.slice("%alpha", "%q", mat, ("%i", "%i"), (1, 1))
+    x.fill("%x0", "%zero", 1, 1)
+    x.generic("%xs", [("%col", col, ("r", "c"))], [("%x0", one, ("0", "c"))], ("reduction", "parallel"),
+              [f"%v: {e}", f"%acc: {e}"],
+              [f"%row = linalg.index {x.index('r')} : index", "%below = arith.cmpi sgt, %row, %i : index",
+               f"%sq = arith.mulf %v, %v : {e}", f"%sum = arith.addf %acc, %sq : {e}",
+               f"%y = arith.select %below, %sum, %acc : {e}", f"linalg.yield %y : {e}"])
+    # Per matrix: tau (0 where nothing is reflected), the factors of v and
+    # of the kept column below the diagonal, and the new diagonal.
+    x.lines += ["    %bottom = arith.cmpi eq, %i, %last_row : index", f"    %scalars_empty = tensor.empty() : {one}"]
+    x.generic("%scalars:4", [("%alpha", one, ("r", "c")), ("%xs", one, ("r", "c"))],
+              [("%scalars_empty", one, ("r", "c"))] * 4, ("parallel", "parallel"),
+              [f"%al: {e}", f"%x2: {e}", f"%u0: {e}", f"%u1: {e}", f"%u2: {e}", f"%u3: {e}"],
+              [f"%nothing = arith.cmpf oeq, %x2, %zero : {e}", "%trivial = arith.ori %nothing, %bottom : i1",
+               f"%a2 = arith.mulf %al, %al : {e}", f"%n2 = arith.addf %a2, %x2 : {e}", f"%norm = math.sqrt %n2 : {e}",
+               f"%signed = math.copysign %norm, %al : {e}", f"%beta = arith.negf %signed : {e}",
+               f"%bma = arith.subf %beta, %al : {e}", f"%tau0 = arith.divf %bma, %beta : {e}",
+               f"%tau = arith.select %trivial, %zero, %tau0 : {e}", f"%amb = arith.subf %al, %beta : {e}",
+               f"%scale = arith.divf %one, %amb : {e}", f"%vscale = arith.select %trivial, %zero, %scale : {e}",
+               f"%kscale = arith.select %trivial, %one, %scale : {e}",
+               f"%head = arith.select %trivial, %al, %beta : {e}",
+               f"linalg.yield %tau, %vscale, %kscale, %head : {e}, {e}, {e}, {e}"])
+    # v (1 at i, the scaled x below, 0 above) and column i's new values.
+    x.lines.append(f"    %v_empty = tensor.empty() : {col}")
+    x.generic("%vcol:2", [("%col", col, ("r", "c")), ("%scalars#1", one, ("0", "0")), ("%scalars#2", one, ("0", "0")),
+                          ("%scalars#3", one, ("0", "0"))], [("%v_empty", col, ("r", "c"))] * 2,
+              ("parallel", "parallel"), [f"%v: {e}", f"%vs: {e}", f"%ks: {e}", f"%hd: {e}", f"%u0: {e}", f"%u1: {e}"],
+              [f"%row = linalg.index {x.index('r')} : index", "%below = arith.cmpi sgt, %row, %i : index",
+               "%diag = arith.cmpi eq, %row, %i : index", f"%sv = arith.mulf %v, %vs : {e}",
+               f"%v0 = arith.select %below, %sv, %zero : {e}", f"%vv = arith.select %diag, %one, %v0 : {e}",
+               f"%sk = arith.mulf %v, %ks : {e}", f"%k0 = arith.select %below, %sk, %v : {e}",
+               f"%kept = arith.select %diag, %hd, %k0 : {e}", f"linalg.yield %vv, %kept : {e}, {e}"])
+    _reflect(x, "%q2", "%q", "%vcol#0", "%scalars#0", m, n)
+    x.insert("%q3", "%vcol#1", "%q2", mat, ("0", "%i"), (m, 1))
+    x.insert("%ts2", "%scalars#0", "%ts", taus, ("0", "%i"), (1, 1))
+    x.lines += [f"    scf.yield %q3, %ts2 : {mat}, {taus}", "  }"]
+    taus_out, taus_type = x.drop_unit("%taus_out", "%r#1", k, e)
+    return "\n".join([f"func.func private @{name}(%a: {mat}) -> ({mat}, {taus_type}) {{", *x.lines,
+                      f"  return %r#0, {taus_out} : {mat}, {taus_type}", "}"])
 
 
-def orgqr_function_text(name: str, m: int, n: int, k: int, element: str) -> str:
-    """@name(a: m x n holding k reflectors below its diagonal, taus: k) ->
-    Q (m x n), the product of the reflectors applied to the unit matrix's
-    first n columns."""
-    mat, col, vec_m = _t((m, n), element), _t((m, 1), element), _t((m,), element)
-    taus = _t((k,), element)
-    return "\n".join([
-        f"func.func private @{name}(%a: {mat}, %taus: {taus}) -> {mat} {{",
-        *_common(element),
-        f"  %steps = arith.constant {k} : index",
-        f"  %last = arith.constant {k - 1} : index",
-        f"  %rows_init = tensor.empty() : {vec_m}",
-        f"  %cols_init = tensor.empty() : {_t((n,), element)}",
-        f"  %unit_init = tensor.empty() : {mat}",
-        # Columns k.. are the unit matrix's.
-        f"  %start = linalg.generic {{indexing_maps = [{_MAP2}, {_MAP2}], iterator_types = [\"parallel\", \"parallel\"]}} "
-        f"ins(%a : {mat}) outs(%unit_init : {mat}) {{",
-        f"  ^bb0(%x: {element}, %u: {element}):",
-        "    %r = linalg.index 0 : index",
-        "    %c = linalg.index 1 : index",
-        "    %kc = arith.constant " f"{k} : index",
-        "    %free = arith.cmpi sge, %c, %kc : index",
-        "    %diag = arith.cmpi eq, %r, %c : index",
-        f"    %e = arith.select %diag, %one, %zero : {element}",
-        f"    %y = arith.select %free, %e, %x : {element}",
-        f"    linalg.yield %y : {element}",
-        f"  }} -> {mat}",
-        f"  %q = scf.for %t = %c0 to %steps step %c1 iter_args(%qs = %start) -> ({mat}) {{",
-        "    %i = arith.subi %last, %t : index",
-        f"    %tau = tensor.extract %taus[%i] : {taus}",
-        f"    %col = tensor.extract_slice %qs[0, %i] [{m}, 1] [1, 1] : {mat} to {col}",
-        f"    %colv = tensor.collapse_shape %col [[0, 1]] : {col} into {vec_m}",
-        f"    %mtau = arith.negf %tau : {element}",
-        f"    %one_minus = arith.subf %one, %tau : {element}",
-        f"    %vcol:2 = linalg.generic {{indexing_maps = [{_MAP1}, {_MAP1}, {_MAP1}], "
-        f"iterator_types = [\"parallel\"]}} ins(%colv : {vec_m}) outs(%rows_init, %rows_init : {vec_m}, {vec_m}) {{",
-        f"    ^bb0(%x: {element}, %u: {element}, %u2: {element}):",
-        "      %r = linalg.index 0 : index",
-        "      %below = arith.cmpi sgt, %r, %i : index",
-        "      %diag = arith.cmpi eq, %r, %i : index",
-        f"      %v0 = arith.select %below, %x, %zero : {element}",
-        f"      %v = arith.select %diag, %one, %v0 : {element}",
-        f"      %sx = arith.mulf %x, %mtau : {element}",
-        f"      %n0 = arith.select %below, %sx, %zero : {element}",
-        f"      %new = arith.select %diag, %one_minus, %n0 : {element}",
-        f"      linalg.yield %v, %new : {element}, {element}",
-        f"    }} -> ({vec_m}, {vec_m})",
-        *_reflect_lines("%qs", "%vcol#0", "%tau", m, n, element, "%q2"),
-        f"    %newcol = tensor.expand_shape %vcol#1 [[0, 1]] output_shape [{m}, 1] : {vec_m} into {col}",
-        f"    %q3 = tensor.insert_slice %newcol into %q2[0, %i] [{m}, 1] [1, 1] : {col} into {mat}",
-        f"    scf.yield %q3 : {mat}",
-        "  }",
-        f"  return %q : {mat}",
-        "}",
-    ])
+def orgqr_function_text(name: str, m: int, n: int, k: int, element: str, batch: Sequence[int] = ()) -> str:
+    """@name(a: batch x m x n holding k reflectors below its diagonal,
+    taus: batch x k) -> Q (batch x m x n), the product of the reflectors
+    applied to the unit matrix's first n columns."""
+    x, e = _Text(batch, element), element
+    mat, col, one, taus = x.t(m, n), x.t(m, 1), x.t(1, 1), x.t(1, k)
+    taus_in = f"tensor<{''.join(f'{s}x' for s in [*batch, k])}{e}>"
+    x.constants()
+    x.add_unit("%taus", "%taus_flat", k, e)
+    x.lines += [f"  %steps = arith.constant {k} : index", f"  %last = arith.constant {k - 1} : index",
+                f"  %kc = arith.constant {k} : index", f"  %unit_init = tensor.empty() : {mat}"]
+    # Columns k.. are the unit matrix's.
+    x.generic("%start", [("%a", mat, ("r", "c"))], [("%unit_init", mat, ("r", "c"))], ("parallel", "parallel"),
+              [f"%v: {e}", f"%u: {e}"],
+              [f"%row = linalg.index {x.index('r')} : index", f"%c = linalg.index {x.index('c')} : index",
+               "%free = arith.cmpi sge, %c, %kc : index", "%diag = arith.cmpi eq, %row, %c : index",
+               f"%unit = arith.select %diag, %one, %zero : {e}", f"%y = arith.select %free, %unit, %v : {e}",
+               f"linalg.yield %y : {e}"], indent="  ")
+    x.lines += [f"  %q = scf.for %t = %c0 to %steps step %c1 iter_args(%qs = %start) -> ({mat}) {{",
+                "    %i = arith.subi %last, %t : index"]
+    x.slice("%tau", "%taus", taus, ("0", "%i"), (1, 1))
+    x.slice("%col", "%qs", mat, ("0", "%i"), (m, 1))
+    x.lines.append(f"    %v_empty = tensor.empty() : {col}")
+    x.generic("%vcol:2", [("%col", col, ("r", "c")), ("%tau", one, ("0", "0"))], [("%v_empty", col, ("r", "c"))] * 2,
+              ("parallel", "parallel"), [f"%v: {e}", f"%tv: {e}", f"%u0: {e}", f"%u1: {e}"],
+              [f"%row = linalg.index {x.index('r')} : index", "%below = arith.cmpi sgt, %row, %i : index",
+               "%diag = arith.cmpi eq, %row, %i : index", f"%v0 = arith.select %below, %v, %zero : {e}",
+               f"%vv = arith.select %diag, %one, %v0 : {e}", f"%mtau = arith.negf %tv : {e}",
+               f"%sx = arith.mulf %v, %mtau : {e}", f"%n0 = arith.select %below, %sx, %zero : {e}",
+               f"%one_minus = arith.subf %one, %tv : {e}", f"%new = arith.select %diag, %one_minus, %n0 : {e}",
+               f"linalg.yield %vv, %new : {e}, {e}"])
+    _reflect(x, "%q2", "%qs", "%vcol#0", "%tau", m, n)
+    x.insert("%q3", "%vcol#1", "%q2", mat, ("0", "%i"), (m, 1))
+    x.lines += [f"    scf.yield %q3 : {mat}", "  }"]
+    return "\n".join([f"func.func private @{name}(%a: {mat}, %taus_flat: {taus_in}) -> {mat} {{", *x.lines,
+                      f"  return %q : {mat}", "}"])
