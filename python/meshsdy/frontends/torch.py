@@ -56,6 +56,7 @@ from ..sharding import Mesh, NamedSharding, PartitionSpec, annotate_function
 from ._common import FrontendError, check_no_foreign_ops
 from ._torch_f64_scalars import f64_scalars_as_tensors
 from ._torch_float_division import exact_fmod, floor_divisions_as_pythons
+from ._torch_normal_args import normal_arguments
 from ._torch_mean import means_in_f32
 from ._torch_export import listed_constants_as_copies, persistent_buffers, static_experts, views_as_reshapes
 from ._torch_opmath import compute_16_bit_in_f32
@@ -196,6 +197,7 @@ def _export(module: Any, names: list[str], values: list[Any], inputs: tuple[Any,
             # they leave in tensor positions can be fixed before import.
             program = program.run_decompositions(get_decomposition_table())
             f64_scalars_as_tensors(program)
+            normal_arguments(program)
             exported = fx.export_and_import(program, output_type="torch", func_name=func_name,
                                             decomposition_table={})
     except Exception as e:  # torch.export and torch-mlir raise many kinds

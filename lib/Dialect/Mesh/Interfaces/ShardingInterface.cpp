@@ -403,12 +403,16 @@ FailureOr<Operation *> mlir::mesh::detail::cloneForDevice(
   IRMapping cloneMapping;
   for (auto [operand, local] : llvm::zip(op->getOperands(), localOperands))
     cloneMapping.map(operand, local);
+  // A value read from above is read in `mapping`'s form (whole, for a
+  // linalg body's tensor) even where it is an operand too: torch-mlir's flip
+  // reads its own split operand `%x` at `11 - index` in its body, which the
+  // operand's local piece mapped there read out of bounds (a wrong answer).
+  // The operands are set to their local forms after the clone.
   SetVector<Value> above;
   getUsedValuesDefinedAbove(op->getRegions(), above);
   for (Value value : above)
-    if (!cloneMapping.contains(value))
-      if (Value mapped = mapping.lookupOrNull(value))
-        cloneMapping.map(value, mapped);
+    if (Value mapped = mapping.lookupOrNull(value))
+      cloneMapping.map(value, mapped);
   Operation *clone = builder.clone(*op, cloneMapping);
   // A value read twice may be needed in two shardings (`linalg.matmul ins(%a,
   // %a)`), but the mapping keeps one local form per value.

@@ -518,6 +518,36 @@ func.func @insert_into_split_dim(%d: tensor<8x6xf32>, %r: tensor<1x6xf32>, %i: i
 
 mesh.mesh @mesh_4(shape = 4)
 
+// A body that reads its own split operand from above (torch-mlir's flip:
+// `%a[11 - index]`) reads it whole: the read from above is the gathered
+// tensor, the operand the local piece.
+// CHECK-LABEL: func.func @reads_own_operand_from_above
+// CHECK-SAME:    (%[[A:.*]]: tensor<3xf32>) -> tensor<3xf32>
+// CHECK:         %[[G:.*]] = mesh.all_gather %[[A]] on @mesh_4 mesh_axes = [0] gather_axis = 0 : tensor<3xf32> -> tensor<12xf32>
+// CHECK:         linalg.generic {{.*}} ins(%[[A]] : tensor<3xf32>)
+// CHECK:           tensor.extract %[[G]][%{{.*}}] : tensor<12xf32>
+#identity = affine_map<(d0) -> (d0)>
+func.func @reads_own_operand_from_above(%a: tensor<12xf32>) -> tensor<12xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<12xf32>
+  %c11 = arith.constant 11 : index
+  %e = tensor.empty() : tensor<12xf32>
+  %r = linalg.generic {indexing_maps = [#identity, #identity], iterator_types = ["parallel"]}
+      ins(%a_s : tensor<12xf32>) outs(%e : tensor<12xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    %i = linalg.index 0 : index
+    %j = arith.subi %c11, %i : index
+    %v = tensor.extract %a_s[%j] : tensor<12xf32>
+    linalg.yield %v : f32
+  } -> tensor<12xf32>
+  %r_s = mesh.shard %r to %s : tensor<12xf32>
+  return %r_s : tensor<12xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
 // Slicing the split dimension needs it whole first.
 // CHECK-LABEL: func.func @slice_split_dim
 // CHECK:         %[[G:.*]] = mesh.all_gather

@@ -1,0 +1,84 @@
+"""What frontends/torch_fuzz.py found, each against PyTorch, simulated,
+natively and partitioned: a flip of a split tensor (its body reads its own
+operand from above: the partitioner gave it the local piece), rolls by a
+shift of the size or more (torch-mlir clamps the shift) and scatters along
+a negative dimension (torch-mlir swapped an index's components)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from mlir import ir
+
+import meshsdy.pipeline as pipeline
+import meshsdy.run as mpirun
+from meshsdy.sharding import P
+from meshsdy.sim import simulate
+
+torch = pytest.importorskip("torch")
+
+from meshsdy.frontends.torch import flatten_outputs, from_torch  # noqa: E402
+
+
+class _Fn(torch.nn.Module):
+    def __init__(self, fn) -> None:  # noqa: ANN001
+        super().__init__()
+        self.fn = fn
+
+    def forward(self, *args):  # noqa: ANN002, ANN201
+        return self.fn(*args)
+
+
+def _agree(fn, inputs: list[torch.Tensor], **sharding: object) -> None:  # noqa: ANN001
+    """`fn` imported (with `sharding`: mesh and input_specs) gives PyTorch's
+    values simulated whole, partitioned, and on the mesh's ranks."""
+    want = [np.asarray(t) for t in flatten_outputs(_Fn(fn)(*inputs))]
+    arrays = [t.numpy() for t in inputs]
+    with ir.Context():
+        module, _ = from_torch(_Fn(fn), tuple(inputs), **sharding)
+        source = str(module)
+    for got, w in zip(simulate(source, "main", arrays), want, strict=True):
+        np.testing.assert_array_equal(got, w)
+    ranks = 1
+    if sharding:
+        compared = pipeline.partition_and_compare(source, "main", arrays)
+        assert compared.agrees(), compared.summary()
+        ranks = int(np.prod(list(sharding["mesh"].values())))
+    for got, w in zip(mpirun.run(source, "main", arrays, ranks=ranks, timeout=300), want, strict=True):
+        np.testing.assert_array_equal(got, w)
+
+
+@pytest.mark.parametrize(("shape", "dims", "mesh", "spec"), [
+    ((12,), (0,), {"x": 4}, P("x")),
+    ((2, 12), (1,), {"data": 2, "model": 2}, P("data", "model")),
+    ((4, 6), (0, 1), {"data": 2, "model": 2}, P("model", None)),
+])
+def test_a_flip_of_a_split_tensor(shape: tuple[int, ...], dims: tuple[int, ...], mesh: dict[str, int],
+                                  spec: P) -> None:
+    """torch-mlir's flip reads its own operand at `n - 1 - index` in its
+    body: natively the devices read garbage past their pieces, the
+    simulator an index out of bounds."""
+    x = torch.arange(float(np.prod(shape))).reshape(shape)
+    _agree(lambda x: x.flip(dims) * 2, [x], mesh=mesh, input_specs=[spec])
+
+
+@pytest.mark.parametrize(("shifts", "dims"), [(3, 0), (-3, 0), (-13, 1), ((5, -7), (0, 1)), (24, 1), (0, 1)])
+def test_rolls_by_any_shift(shifts: object, dims: object) -> None:
+    x = torch.arange(24.0).reshape(2, 12)
+    fn = lambda x: torch.roll(x, shifts, dims)  # noqa: E731
+    _agree(fn, [x])
+    _agree(fn, [x], mesh={"data": 2, "model": 2}, input_specs=[P("data", "model")])
+
+
+def test_scatters_along_negative_dimensions() -> None:
+    x = torch.zeros(2, 1, 1, 1)
+    src = torch.arange(1.0, 5.0).reshape(2, 2, 1, 1)
+    index = torch.zeros((2, 2, 1, 1), dtype=torch.int64)
+    w = torch.arange(8.0).reshape(2, 4)
+    columns = torch.tensor([[1, 0, 0, 2], [0, 1, 2, 3]])
+
+    def fn(x, src, w):  # noqa: ANN001, ANN202
+        return (x.scatter_add(-3, index, src), torch.zeros(2, 4).scatter_add(-1, columns, w),
+                torch.zeros(2, 4).index_add(-1, torch.tensor([3, 0, 1, 1]), w))
+
+    _agree(fn, [x, src, w])
