@@ -586,6 +586,40 @@ class Generator:
         return self._new(f"jnp.roll({v.name}, {shift}, axis={self._axis_text(axis, v.rank)})", v.shape, v.bound,
                          v.inexact)
 
+    def linalg(self) -> Value | None:
+        """A LAPACK call (the front door's getrf, potrf, trsm, geqrf,
+        orgqr) on a well-conditioned matrix made from a value: its Gram
+        matrix scaled under 1 plus n times the identity (eigenvalues in
+        [n, n + 1]), or the value itself for QR."""
+        v = self._pick()
+        if v.rank not in (2, 3):
+            return None
+        m, n = v.shape[-2:]
+        batch = v.shape[:-2]
+        t = f"jnp.swapaxes({v.name}, -1, -2)"
+        gram = f"({t} @ {v.name} * {_fmt(1.0 / (v.bound * v.bound * m))} + {_fmt(float(n))} * jnp.eye({n}))"
+        kind = self.rng.choice(("cholesky", "solve", "inv", "logdet", "qr", "triangular"))
+        if kind == "cholesky":
+            return self._new(f"jnp.linalg.cholesky({gram})", (*batch, n, n), math.sqrt(n + 1.0), True)
+        if kind == "solve":
+            return self._new(f"jnp.linalg.solve({gram}, {t})", (*batch, n, m), v.bound, True)
+        if kind == "inv":
+            return self._new(f"jnp.linalg.inv({gram})", (*batch, n, n), 1.0, True)
+        if kind == "logdet":
+            return self._new(f"jnp.linalg.slogdet({gram})[1]", batch, n * math.log(n + 1.0), True)
+        if kind == "triangular":
+            lower = self.rng.random() < 0.5
+            return self._new(f"jax.scipy.linalg.solve_triangular({gram}, {t}, lower={lower})", (*batch, n, m),
+                             v.bound, True)
+        # QR's signs follow its pivot elements' signs: only of exact values.
+        if v.inexact:
+            return None
+        part = self.rng.choice((0, 1))
+        k = min(m, n)
+        shape = (*batch, m, k) if part == 0 else (*batch, k, n)
+        return self._new(f"jnp.linalg.qr({v.name})[{part}]", shape, 1.0 if part == 0 else v.bound * math.sqrt(m),
+                         True)
+
     def constraint(self) -> Value | None:
         v = self.values[-1]
         spec = self._spec(v.shape, even=False)
@@ -595,7 +629,7 @@ class Generator:
     OPS: dict[str, float] = {
         "unary": 3, "binary": 3, "dot": 2.5, "reduce": 1.5, "reshape": 1, "transpose": 1, "broadcast": 1,
         "slice": 1, "concatenate": 1, "pad": 1, "cumsum": 0.7, "softmax": 0.7, "argmax": 0.5, "take": 0.7,
-        "dynamic_slice": 0.7, "flip": 0.5, "roll": 0.7,
+        "dynamic_slice": 0.7, "flip": 0.5, "roll": 0.7, "linalg": 0.6,
     }
 
     # -- the program

@@ -62,6 +62,7 @@ def test_the_generator_is_deterministic_and_uses_its_ops() -> None:
     for op in ("jnp.tanh", "jnp.einsum", "lax.dot_general", "jnp.sum", "reshape", "jnp.transpose",
                "jnp.broadcast_to", "jnp.concatenate", "jnp.pad", "lax.pad", "jnp.cumsum", "jax.nn.softmax",
                "jnp.argmax", "jnp.take", "lax.dynamic_slice", "jnp.flip", "jnp.roll",
+               "jnp.linalg.cholesky", "jnp.linalg.solve", "jnp.linalg.qr",
                "with_sharding_constraint", "out_shardings", '"a"', '"x"'):
         assert op in text, op
 
