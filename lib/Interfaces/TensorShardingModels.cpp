@@ -5,7 +5,8 @@
 // Their per-device form is the same op with the per-device type (a splat
 // constant stays a splat; another constant is built whole and sliced). tensor.concat and
 // tensor.pad are parallel over the dimensions they do not concatenate or
-// pad; those stay whole on every device.
+// pad, tensor.extract_slice and tensor.insert_slice over those they take
+// whole; the others stay whole on every device.
 //
 //===----------------------------------------------------------------------===//
 
@@ -218,16 +219,35 @@ struct PadShardingModel
   }
 };
 
-/// tensor.extract_slice: a dimension taken whole (offset 0, full size,
-/// stride 1) is a parallel loop; a sliced one stays whole on every device.
-/// Rank-reducing slices have no model.
-struct ExtractSliceShardingModel
-    : ShardingInterface::ExternalModel<ExtractSliceShardingModel,
-                                       tensor::ExtractSliceOp> {
-  static SmallVector<bool> wholeDims(tensor::ExtractSliceOp slice) {
+/// tensor.extract_slice and tensor.insert_slice: a dimension the slice
+/// takes whole (offset 0, full size, stride 1) is a parallel loop of every
+/// tensor of the op; a dimension sliced in part stays whole on every device
+/// (a row written into a batch of matrices at a loop's position keeps the
+/// batch split). Rank-reducing slices have no model.
+template <typename OpTy>
+struct SliceShardingModel
+    : ShardingInterface::ExternalModel<SliceShardingModel<OpTy>, OpTy> {
+  static constexpr bool kInsert = std::is_same_v<OpTy, tensor::InsertSliceOp>;
+
+  /// The sliced tensor: the source of an extract, the destination of an
+  /// insert.
+  static RankedTensorType wholeType(OpTy slice) {
+    if constexpr (kInsert)
+      return slice.getDestType();
+    else
+      return slice.getSourceType();
+  }
+  static RankedTensorType pieceType(OpTy slice) {
+    if constexpr (kInsert)
+      return slice.getSourceType();
+    else
+      return slice.getType();
+  }
+
+  static SmallVector<bool> wholeDims(OpTy slice) {
     SmallVector<bool> whole;
     for (auto [size, offset, length, stride] :
-         llvm::zip(slice.getSourceType().getShape(), slice.getMixedOffsets(),
+         llvm::zip(wholeType(slice).getShape(), slice.getMixedOffsets(),
                    slice.getMixedSizes(), slice.getMixedStrides())) {
       std::optional<int64_t> staticLength = getConstantIntValue(length);
       whole.push_back(isZeroInteger(offset) && isOneInteger(stride) &&
@@ -238,17 +258,15 @@ struct ExtractSliceShardingModel
 
   SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
     return SmallVector<utils::IteratorType>(
-        cast<tensor::ExtractSliceOp>(op).getSourceType().getRank(),
-        utils::IteratorType::parallel);
+        wholeType(cast<OpTy>(op)).getRank(), utils::IteratorType::parallel);
   }
 
   SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
-    auto slice = cast<tensor::ExtractSliceOp>(op);
-    if (slice.getType().getRank() != slice.getSourceType().getRank())
+    auto slice = cast<OpTy>(op);
+    if (pieceType(slice).getRank() != wholeType(slice).getRank())
       return {};
-    SmallVector<bool> whole = wholeDims(slice);
     SmallVector<bool> fixed;
-    for (bool w : whole)
+    for (bool w : wholeDims(slice))
       fixed.push_back(!w);
     return mapsKeepingWhole(op, fixed);
   }
@@ -259,21 +277,22 @@ struct ExtractSliceShardingModel
                         IRMapping &mapping,
                         SymbolTableCollection &symbolTables,
                         OpBuilder &builder) const {
-    auto slice = cast<tensor::ExtractSliceOp>(op);
+    auto slice = cast<OpTy>(op);
     FailureOr<RankedTensorType> local = getLocalType(
         op, slice.getType(), resultShardings.front(), symbolTables);
     if (failed(local))
       return failure();
     // Whole dimensions take the per-device size; the others are unchanged.
-    // The operands after the source are the dynamic offsets, sizes, strides.
+    // The operands after the tensors are the dynamic offsets, sizes,
+    // strides.
     IRMapping operands;
     operands.map(op->getOperands(), localOperands);
-    SmallVector<OpFoldResult> offsets, sizes, strides;
     auto remap = [&](OpFoldResult value) -> OpFoldResult {
       if (auto v = dyn_cast<Value>(value))
         return operands.lookupOrDefault(v);
       return value;
     };
+    SmallVector<OpFoldResult> offsets, sizes, strides;
     SmallVector<bool> whole = wholeDims(slice);
     for (auto [dim, offset, length, stride] :
          llvm::enumerate(slice.getMixedOffsets(), slice.getMixedSizes(),
@@ -283,84 +302,16 @@ struct ExtractSliceShardingModel
                                  : remap(length));
       strides.push_back(remap(stride));
     }
-    Value result = tensor::ExtractSliceOp::create(
-        builder, op->getLoc(), *local, localOperands.front(), offsets, sizes,
-        strides);
-    mapping.map(op->getResult(0), result);
-    return success();
-  }
-};
-
-/// tensor.insert_slice: a dimension the source fills whole (offset 0, full
-/// size, stride 1) is a parallel loop of source, destination and result; a
-/// dimension written in part stays whole on every device (a row inserted at
-/// a loop's position into a batch of matrices keeps the batch split).
-/// Rank-reducing inserts have no model.
-struct InsertSliceShardingModel
-    : ShardingInterface::ExternalModel<InsertSliceShardingModel,
-                                       tensor::InsertSliceOp> {
-  static SmallVector<bool> wholeDims(tensor::InsertSliceOp insert) {
-    SmallVector<bool> whole;
-    for (auto [size, offset, length, stride] :
-         llvm::zip(insert.getDestType().getShape(), insert.getMixedOffsets(),
-                   insert.getMixedSizes(), insert.getMixedStrides())) {
-      std::optional<int64_t> staticLength = getConstantIntValue(length);
-      whole.push_back(isZeroInteger(offset) && isOneInteger(stride) &&
-                      staticLength && *staticLength == size);
-    }
-    return whole;
-  }
-
-  SmallVector<utils::IteratorType> getLoopIteratorTypes(Operation *op) const {
-    return SmallVector<utils::IteratorType>(
-        cast<tensor::InsertSliceOp>(op).getDestType().getRank(),
-        utils::IteratorType::parallel);
-  }
-
-  SmallVector<AffineMap> getIndexingMaps(Operation *op) const {
-    auto insert = cast<tensor::InsertSliceOp>(op);
-    if (insert.getSourceType().getRank() != insert.getDestType().getRank())
-      return {};
-    SmallVector<bool> fixed;
-    for (bool w : wholeDims(insert))
-      fixed.push_back(!w);
-    return mapsKeepingWhole(op, fixed);
-  }
-
-  LogicalResult spmdize(Operation *op, ArrayRef<Value> localOperands,
-                        ArrayRef<MeshSharding>,
-                        ArrayRef<MeshSharding> resultShardings,
-                        IRMapping &mapping,
-                        SymbolTableCollection &symbolTables,
-                        OpBuilder &builder) const {
-    auto insert = cast<tensor::InsertSliceOp>(op);
-    FailureOr<RankedTensorType> local = getLocalType(
-        op, insert.getType(), resultShardings.front(), symbolTables);
-    if (failed(local))
-      return failure();
-    // Whole dimensions take the per-device size; the others are unchanged.
-    // The operands after the source and the destination are the dynamic
-    // offsets, sizes, strides.
-    IRMapping operands;
-    operands.map(op->getOperands(), localOperands);
-    auto remap = [&](OpFoldResult value) -> OpFoldResult {
-      if (auto v = dyn_cast<Value>(value))
-        return operands.lookupOrDefault(v);
-      return value;
-    };
-    SmallVector<OpFoldResult> offsets, sizes, strides;
-    SmallVector<bool> whole = wholeDims(insert);
-    for (auto [dim, offset, length, stride] :
-         llvm::enumerate(insert.getMixedOffsets(), insert.getMixedSizes(),
-                         insert.getMixedStrides())) {
-      offsets.push_back(remap(offset));
-      sizes.push_back(whole[dim] ? builder.getIndexAttr(local->getDimSize(dim))
-                                 : remap(length));
-      strides.push_back(remap(stride));
-    }
-    Value result = tensor::InsertSliceOp::create(
-        builder, op->getLoc(), localOperands[0], localOperands[1], offsets,
-        sizes, strides);
+    Value result;
+    if constexpr (kInsert)
+      result = tensor::InsertSliceOp::create(builder, op->getLoc(),
+                                             localOperands[0],
+                                             localOperands[1], offsets, sizes,
+                                             strides);
+    else
+      result = tensor::ExtractSliceOp::create(builder, op->getLoc(), *local,
+                                              localOperands[0], offsets, sizes,
+                                              strides);
     mapping.map(op->getResult(0), result);
     return success();
   }
@@ -377,8 +328,10 @@ void mlir::meshsdy::detail::registerTensorShardingModels(
         *ctx);
     tensor::ConcatOp::attachInterface<ConcatShardingModel>(*ctx);
     tensor::PadOp::attachInterface<PadShardingModel>(*ctx);
-    tensor::ExtractSliceOp::attachInterface<ExtractSliceShardingModel>(*ctx);
-    tensor::InsertSliceOp::attachInterface<InsertSliceShardingModel>(*ctx);
+    tensor::ExtractSliceOp::attachInterface<
+        SliceShardingModel<tensor::ExtractSliceOp>>(*ctx);
+    tensor::InsertSliceOp::attachInterface<
+        SliceShardingModel<tensor::InsertSliceOp>>(*ctx);
   });
   registry.addExtension(+[](MLIRContext *ctx, arith::ArithDialect *) {
     arith::ConstantOp::attachInterface<ConstantShardingModel>(*ctx);
