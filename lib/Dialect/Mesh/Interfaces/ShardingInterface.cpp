@@ -285,17 +285,37 @@ mlir::mesh::getSplittableLoops(ShardingInterface op, ArrayRef<AffineMap> maps,
   // would read it at its local positions instead of the global ones. Loops
   // in row-major order are the exception: deriveLoopSharding splits them
   // only into contiguous pieces of the dimension.
+  // They must also cover their dimension exactly: a window of 2 read at
+  // stride 2 (`2 * d0 + d1`) over a padded length of 17 looks row-major,
+  // but the tensor's uneven pieces (5, 4, 4, 4 over 4 devices) are not the
+  // windows' (4 each), a wrong answer.
   SmallVector<int64_t> extents =
       getLoopExtents(iterators.size(), maps, types);
-  for (AffineMap map : maps)
-    for (AffineExpr expr : map.getResults())
-      if (!isa<AffineDimExpr, AffineConstantExpr>(expr) &&
-          getRowMajorLoops(expr, extents).empty())
-        expr.walk([&](AffineExpr inner) {
-          if (auto dim = dyn_cast<AffineDimExpr>(inner);
-              dim && dim.getPosition() < splittable.size())
-            splittable[dim.getPosition()] = false;
-        });
+  auto coversExactly = [&](ArrayRef<unsigned> loops, size_t tensor,
+                           unsigned dim) {
+    if (tensor >= types.size() || !types[tensor])
+      return true; // Unknown: as the expression says.
+    RankedTensorType type = types[tensor];
+    if (dim >= static_cast<unsigned>(type.getRank()) || type.isDynamicDim(dim))
+      return false;
+    int64_t span = 1;
+    for (unsigned loop : loops)
+      span *= extents[loop];
+    return span == type.getDimSize(dim);
+  };
+  for (auto [tensor, map] : llvm::enumerate(maps))
+    for (auto [dim, expr] : llvm::enumerate(map.getResults())) {
+      if (isa<AffineDimExpr, AffineConstantExpr>(expr))
+        continue;
+      SmallVector<unsigned, 4> rowMajor = getRowMajorLoops(expr, extents);
+      if (!rowMajor.empty() && coversExactly(rowMajor, tensor, dim))
+        continue;
+      expr.walk([&](AffineExpr inner) {
+        if (auto loop = dyn_cast<AffineDimExpr>(inner);
+            loop && loop.getPosition() < splittable.size())
+          splittable[loop.getPosition()] = false;
+      });
+    }
   // Reduction kinds can be costly to find (linalg matches the body).
   if (!llvm::is_contained(iterators, utils::IteratorType::reduction))
     return splittable;

@@ -548,6 +548,38 @@ func.func @reads_own_operand_from_above(%a: tensor<12xf32>) -> tensor<12xf32> {
 
 mesh.mesh @mesh_4(shape = 4)
 
+// A window of 2 at stride 2 (`2 * d0 + d1`) looks row-major, but over a
+// padded length of 17 it does not cover the dimension: the tensor's uneven
+// pieces (5, 4, 4, 4) are not the windows' (4 each), so the window loops
+// are not split (the output is sliced after).
+// CHECK-LABEL: func.func @strided_window_uneven
+// CHECK:         %[[G:.*]] = mesh.all_gather
+// CHECK:         %[[W:.*]] = linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : tensor<17xf32>, tensor<2xf32>) outs(%{{.*}} : tensor<8xf32>)
+// CHECK:         mesh.all_slice %[[W]] on @mesh_4 mesh_axes = [0] slice_axis = 0 : tensor<8xf32> -> tensor<2xf32>
+#window_in = affine_map<(d0, d1) -> (d0 * 2 + d1)>
+#window = affine_map<(d0, d1) -> (d1)>
+#window_out = affine_map<(d0, d1) -> (d0)>
+func.func @strided_window_uneven(%a: tensor<17xf32>, %w: tensor<2xf32>) -> tensor<8xf32> {
+  %s = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %a_s = mesh.shard %a to %s : tensor<17xf32>
+  %z = arith.constant 0.000000e+00 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %r = linalg.generic {indexing_maps = [#window_in, #window, #window_out], iterator_types = ["parallel", "reduction"]}
+      ins(%a_s, %w : tensor<17xf32>, tensor<2xf32>) outs(%f : tensor<8xf32>) {
+  ^bb0(%in: f32, %win: f32, %acc: f32):
+    %prod = arith.mulf %in, %win : f32
+    %sum = arith.addf %acc, %prod : f32
+    linalg.yield %sum : f32
+  } -> tensor<8xf32>
+  %r_s = mesh.shard %r to %s : tensor<8xf32>
+  return %r_s : tensor<8xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
 // Slicing the split dimension needs it whole first.
 // CHECK-LABEL: func.func @slice_split_dim
 // CHECK:         %[[G:.*]] = mesh.all_gather
