@@ -8,6 +8,7 @@
 #include "meshsdy/Dialect/Sdy/IR/ValueShardings.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Propagation/ShardableValues.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Propagation/ShardingGroups.h"
+#include "llvm/ADT/SmallBitVector.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionInterfaces.h"
@@ -354,6 +355,33 @@ bool Propagator::Impl::propagateSite(
   ArrayRef<PropagationDirection> directions = knownDirections;
   if (directions.empty() && rule.getNumFactors() > 0) {
     computeDirections(site, computed);
+    directions = computed;
+  }
+  // A factor on a dimension of size 0 of any of the op's tensors (a
+  // concatenation's empty piece) is not propagated, as in Shardy: that
+  // dimension can take no axes.
+  auto onEmptyDim = [&](ArrayRef<SiteTensor> tensors,
+                        ArrayRef<TensorMappingAttr> mappings,
+                        llvm::SmallBitVector &factors) {
+    for (auto [tensor, mapping] : llvm::zip(tensors, mappings)) {
+      auto type = dyn_cast<RankedTensorType>(tensor.value.getType());
+      if (!type)
+        continue;
+      for (auto [size, dim] :
+           llvm::zip(type.getShape(), mapping.getDimMappings()))
+        if (size == 0)
+          for (int64_t factor : dim.getFactorIndices())
+            factors.set(factor);
+    }
+  };
+  llvm::SmallBitVector empty(rule.getNumFactors());
+  onEmptyDim(operands, rule.getOperandMappings(), empty);
+  onEmptyDim(results, rule.getResultMappings(), empty);
+  if (empty.any() && directions.size() == empty.size()) {
+    SmallVector<PropagationDirection, 8> masked(directions);
+    for (unsigned factor : empty.set_bits())
+      masked[factor] = PropagationDirection::NONE;
+    computed = std::move(masked);
     directions = computed;
   }
   if (llvm::all_of(directions, [](PropagationDirection direction) {
