@@ -80,3 +80,17 @@ def test_a_disagreement_is_reported() -> None:
     assert jax_fuzz.compare([operand, np.array([1])], [operand, np.array([2])], 0.0, pairs) is None
     operand = np.array([[1.0, 3.0, 2.0]], np.float32)
     assert jax_fuzz.compare([operand, np.array([2])], [operand, np.array([1])], 0.0, pairs)
+
+
+def test_more_programs_agree() -> None:
+    """jax_fuzz_more.py's programs (control flow, integers, bf16, windows,
+    convolutions, scatters): a few seeds, among them its first finds (50,
+    217: strided windows over uneven pieces, read one element off)."""
+    import re
+
+    result = subprocess.run([sys.executable, str(HERE / "jax_fuzz_more.py"), "--seeds", "0,1,2,50,217"],
+                            capture_output=True, text=True, timeout=600, env=jax_fuzz.child_env())
+    summary = re.search(r"(\d+) agree, (\d+) refused, (\d+) wrong, (\d+) crash", result.stdout)
+    assert summary, result.stdout[-2000:] + result.stderr[-2000:]
+    agree, _, wrong, crash = map(int, summary.groups())
+    assert wrong == 0 and crash == 0 and agree >= 4, result.stdout[-3000:]

@@ -108,3 +108,19 @@ def test_an_abort_is_a_crash_not_the_end() -> None:
     verdicts = {r["seed"]: r["verdict"] for r in results}
     assert verdicts[SEEDS[0]] == "crash" and verdicts[SEEDS[1]] in torch_fuzz.GOOD
     assert "child died" in next(r["message"] for r in results if r["seed"] == SEEDS[0])
+
+
+def test_more_programs_agree() -> None:
+    """torch_fuzz_more.py's programs (in-place ops, gathers and scatters
+    along every dimension, cumulative ops, pads, repeat_interleave, tril,
+    unfold, bf16 and f16 modules): a few seeds agree or are refused."""
+    import re
+    import subprocess
+
+    here = Path(__file__).resolve().parent
+    result = subprocess.run([sys.executable, str(here / "torch_fuzz_more.py"), "--seeds", "0-5"],
+                            capture_output=True, text=True, timeout=600, env=dict(os.environ))
+    summary = re.search(r"(\d+) agree, (\d+) refused, (\d+) wrong, (\d+) crash", result.stdout)
+    assert summary, result.stdout[-2000:] + result.stderr[-2000:]
+    agree, _, wrong, crash = map(int, summary.groups())
+    assert wrong == 0 and crash == 0 and agree >= 3, result.stdout[-3000:]
