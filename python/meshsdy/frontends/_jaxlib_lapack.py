@@ -50,17 +50,24 @@ def _option(op: ir.Operation, key: str, default: str) -> str:
     return chr(ir.IntegerAttr(config[key]).value) if key in config else default
 
 
-def _batch_dims(op: ir.Operation) -> int:
+def _batch_dims(op: ir.Operation) -> int | None:
+    """The call's `num_batch_dims` (0 when absent), None when it is not a
+    non-negative number."""
     if "mhlo.frontend_attributes" not in op.attributes:
         return 0
     attributes = ir.DictAttr(op.attributes["mhlo.frontend_attributes"])
-    return int(ir.StringAttr(attributes["num_batch_dims"]).value) if "num_batch_dims" in attributes else 0
+    if "num_batch_dims" not in attributes:
+        return 0
+    text = str(attributes["num_batch_dims"]).strip('"')
+    return int(text) if text.isdigit() else None
 
 
 def _function_text(op: ir.Operation, routine: str, element: str, name: str, source: str) -> str:
     """The text of the function @name computing `op`."""
     shapes = [list(ir.RankedTensorType(v.type).shape) for v in op.operands]
     batch_count = _batch_dims(op)
+    if batch_count is None:
+        raise refuse(op, "a number of batch dimensions (num_batch_dims) expected", source)
     batch = shapes[0][:batch_count]
     cores = [s[batch_count:] for s in shapes]
     matrices = cores[:1] if routine == "orgqr" else cores  # orgqr's second operand: the taus
@@ -106,7 +113,7 @@ def _whole(value: ir.Value, mesh: str, batch: int, at: ir.InsertionPoint) -> ir.
     in every step, which the partitioner would otherwise gather in every step."""
     rank = ir.RankedTensorType(value.type).rank
     dims = ", ".join(["{?}"] * batch + ["{}"] * (rank - batch))
-    sharding = ir.Attribute.parse(f"#sdy.sharding<@{mesh}, [{dims}]>")
+    sharding = ir.Attribute.parse(f"#sdy.sharding<{ir.FlatSymbolRefAttr.get(mesh)}, [{dims}]>")
     return ir.Operation.create("sdy.sharding_constraint", results=[value.type], operands=[value],
                                attributes={"sharding": sharding}, ip=at).results[0]
 
@@ -130,7 +137,7 @@ def lapack_from_stablehlo(module: ir.Module, source: str = "StableHLO") -> int:
         add_function(module, _function_text(op, *target, name, source), op.location)
         with op.location:
             at = ir.InsertionPoint(op)
-            batch = _batch_dims(op)
+            batch = _batch_dims(op) or 0
             operands = list(op.operands)
             if len(meshes) == 1:
                 operands = [_whole(v, meshes[0], batch, at) for v in operands]

@@ -30,19 +30,19 @@ _DIM_OPS = ("scatter_add.default", "scatter.src", "scatter.value", "scatter.redu
             "index_fill.int_Tensor", "gather.default", "index_select.default")
 
 
-def _rank_and_shape(node: Any) -> tuple[int, tuple[int, ...]] | None:
+def _static_shape(node: Any) -> tuple[int, ...] | None:
+    """The static shape of `node`'s fake value, else None."""
     val = getattr(node, "meta", {}).get("val")
     shape = getattr(val, "shape", None)
     if shape is None or not all(isinstance(s, int) for s in shape):
         return None
-    return len(shape), tuple(shape)
+    return tuple(shape)
 
 
 def _normal_roll(node: Any) -> bool:
-    found = _rank_and_shape(node.args[0])
-    if found is None:
+    shape = _static_shape(node.args[0])
+    if shape is None:
         return False
-    _, shape = found
     shifts = list(node.args[1]) if isinstance(node.args[1], (list, tuple)) else [node.args[1]]
     dims = list(node.args[2]) if len(node.args) > 2 and isinstance(node.args[2], (list, tuple)) else \
         ([node.args[2]] if len(node.args) > 2 else [])
@@ -59,11 +59,10 @@ def _normal_roll(node: Any) -> bool:
 
 
 def _normal_dim(node: Any) -> bool:
-    found = _rank_and_shape(node.args[0])
-    if found is None or len(node.args) < 2 or not isinstance(node.args[1], int):
+    shape = _static_shape(node.args[0])
+    if shape is None or len(node.args) < 2 or not isinstance(node.args[1], int):
         return False
-    rank, _ = found
-    dim = node.args[1]
+    rank, dim = len(shape), node.args[1]
     if dim >= 0 or rank == 0:
         return False
     node.args = (node.args[0], dim % rank, *node.args[2:])

@@ -300,28 +300,24 @@ static bool hasNoDimAxes(TensorShardingAttr sharding) {
                       [](DimensionShardingAttr dim) { return dim.emptyAxes(); });
 }
 
-/// `sharding` without axes on the dimensions of size 0 of `type` (a factor
-/// of another tensor of the op may be sharded where this one is empty, as
-/// a concatenation's empty operand is; the verifier refuses such axes).
-static TensorShardingAttr withoutAxesOnEmptyDims(TensorShardingAttr sharding,
-                                                 Type type) {
-  auto tensor = dyn_cast<RankedTensorType>(type);
-  if (!tensor || !llvm::is_contained(tensor.getShape(), 0))
-    return sharding;
-  SmallVector<DimensionShardingAttr> dims(sharding.getDimShardings());
-  bool changed = false;
-  for (auto [dim, size] : llvm::zip(dims, tensor.getShape())) {
-    if (size != 0 || dim.emptyAxes())
+/// Sets in `factors` each factor mapped to a dimension of size 0 of one of
+/// `tensors` (a concatenation's empty piece): such a dimension can take no
+/// axes, so, as in Shardy, its factors are not propagated.
+static void setFactorsOnEmptyDims(ArrayRef<SiteTensor> tensors,
+                                  ArrayRef<TensorMappingAttr> mappings,
+                                  llvm::SmallBitVector &factors) {
+  for (auto [tensor, mapping] : llvm::zip(tensors, mappings)) {
+    auto type = tensor.value
+                    ? dyn_cast<RankedTensorType>(tensor.value.getType())
+                    : RankedTensorType();
+    if (!type || !llvm::is_contained(type.getShape(), 0))
       continue;
-    dim = DimensionShardingAttr::get(sharding.getContext(), {},
-                                     dim.getIsClosed(), dim.getPriority());
-    changed = true;
+    for (auto [size, dim] :
+         llvm::zip(type.getShape(), mapping.getDimMappings()))
+      if (size == 0)
+        for (int64_t factor : dim.getFactorIndices())
+          factors.set(factor);
   }
-  if (!changed)
-    return sharding;
-  return TensorShardingAttr::get(sharding.getContext(), sharding.getMeshOrRef(),
-                                 dims, sharding.getReplicatedAxes(),
-                                 sharding.getUnreducedAxes());
 }
 
 void Propagator::Impl::computeDirections(
@@ -357,26 +353,9 @@ bool Propagator::Impl::propagateSite(
     computeDirections(site, computed);
     directions = computed;
   }
-  // A factor on a dimension of size 0 of any of the op's tensors (a
-  // concatenation's empty piece) is not propagated, as in Shardy: that
-  // dimension can take no axes.
-  auto onEmptyDim = [&](ArrayRef<SiteTensor> tensors,
-                        ArrayRef<TensorMappingAttr> mappings,
-                        llvm::SmallBitVector &factors) {
-    for (auto [tensor, mapping] : llvm::zip(tensors, mappings)) {
-      auto type = dyn_cast<RankedTensorType>(tensor.value.getType());
-      if (!type)
-        continue;
-      for (auto [size, dim] :
-           llvm::zip(type.getShape(), mapping.getDimMappings()))
-        if (size == 0)
-          for (int64_t factor : dim.getFactorIndices())
-            factors.set(factor);
-    }
-  };
   llvm::SmallBitVector empty(rule.getNumFactors());
-  onEmptyDim(operands, rule.getOperandMappings(), empty);
-  onEmptyDim(results, rule.getResultMappings(), empty);
+  setFactorsOnEmptyDims(operands, rule.getOperandMappings(), empty);
+  setFactorsOnEmptyDims(results, rule.getResultMappings(), empty);
   if (empty.any() && directions.size() == empty.size()) {
     SmallVector<PropagationDirection, 8> masked(directions);
     for (unsigned factor : empty.set_bits())
@@ -442,10 +421,8 @@ bool Propagator::Impl::propagateSite(
   MLIRContext *ctx = module.getContext();
   auto update = [&](SiteTensor &tensor, const TensorFactorShardings &factors,
                     TensorMappingAttr mapping) {
-    TensorShardingAttr sharding = withoutAxesOnEmptyDims(
-        factors.toSharding(ctx, mapping, rule.getFactorSizes(), meshOrRef,
-                           mesh),
-        tensor.value.getType());
+    TensorShardingAttr sharding = factors.toSharding(
+        ctx, mapping, rule.getFactorSizes(), meshOrRef, mesh);
     if (sharding == tensor.sharding ||
         (!tensor.sharding && hasNoDimAxes(sharding)))
       return false;
