@@ -32,11 +32,12 @@ import jax_mlp
 import jax_shard_map
 import jax_shard_map_partial
 import jax_transformer
+import jax_vocab_parallel
 
 #: Every model of the zoo, by name.
 MODELS = {m.model().name: m.model for m in (
     jax_mlp, jax_attention, jax_transformer, jax_embedding, jax_fori_loop, jax_cond, jax_cumsum, jax_shard_map,
-    jax_shard_map_partial, jax_gpt2, jax_cnn, jax_llama)}
+    jax_shard_map_partial, jax_gpt2, jax_cnn, jax_llama, jax_vocab_parallel)}
 
 
 def main() -> int:

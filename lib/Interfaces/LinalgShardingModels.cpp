@@ -292,6 +292,10 @@ struct LinalgShardingModel
         continue;
       OpOperand *initOperand =
           linalgOp.getDpsInitOperand(result.getResultNumber());
+      // A body that never reads its init (a gather partial over its table's
+      // axes) counts it nowhere.
+      if (linalgOp.getMatchingBlockArgument(initOperand).use_empty())
+        continue;
       Value init = initOperand->get();
       // Look through the mesh.shard annotations to the init's definition.
       while (auto shard = init.getDefiningOp<ShardOp>())

@@ -14,6 +14,8 @@
 #include "Interner.h"
 #include "LoopStructures.h"
 #include "Resharding.h"
+#include "TableReads.h"
+#include "meshsdy/Dialect/Mesh/Interfaces/LocalPieces.h"
 #include "meshsdy/Dialect/Mesh/Transforms/ShardingAnnotations.h"
 
 #include "meshsdy/Dialect/Mesh/IR/MeshGroups.h"
@@ -71,6 +73,14 @@ private:
   LogicalResult rewriteSharded(ShardingInterface op,
                                const LoopStructure &structure);
   LogicalResult rewriteReplicated(Operation *op);
+  /// The table `read` reads, split along its computed dimensions, left
+  /// where it lies (TableReads.h), if its sharding allows: `piece` receives
+  /// the sharding it is read in (its splits along the other dimensions
+  /// dropped), `partial` the axes the op's result is then partial over, and
+  /// `read.computedDims` keeps the split ones only.
+  bool planTableRead(TableRead &read, FlatSymbolRefAttr mesh,
+                     const LoopSharding &loops, MeshSharding &piece,
+                     DimSplitAxes &partial);
   /// Maps each value in `values` that is held sharded to its whole
   /// (replicated) form, gathering it at `loc`; `restore` receives what to
   /// map back once the op reading them is rewritten (other users still
@@ -290,6 +300,11 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
   for (const MeshSharding &sharding : known)
     if (sharding && !mesh)
       mesh = sharding.getMeshAttr();
+  // A table read at computed rows (an embedding) and split along them may
+  // stay where it lies (planTableRead), whatever its ids' sharding.
+  std::optional<TableRead> tableRead = matchTableRead(operation);
+  if (!mesh && tableRead && heldAs(tableRead->table))
+    mesh = heldAs(tableRead->table).getMeshAttr();
   if (!mesh)
     return rewriteReplicated(operation);
 
@@ -329,6 +344,10 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
 
   DimSplitAxes partial = loops.reductionAxes(iterators);
   ReductionKind kind = getPartialReductionKind(op, loops, iterators);
+  // The result is then partial over the table's axes.
+  MeshSharding tablePiece;
+  if (tableRead && !planTableRead(*tableRead, mesh, loops, tablePiece, partial))
+    tableRead.reset();
   SmallVector<MeshSharding, 4> resultShardings;
   for (OpResult result : operation->getResults())
     resultShardings.push_back(
@@ -344,19 +363,83 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
   SmallVector<Value> tensorsAbove(llvm::make_filter_range(
       above, [](Value v) { return isa<RankedTensorType>(v.getType()); }));
   SmallVector<std::pair<Value, Value>> restore;
-  if (failed(mapWhole(tensorsAbove, operation->getLoc(), restore)))
+  Value localTable;
+  SmallVector<std::pair<Value, Value>> tablePieces;
+  if (tableRead) {
+    Location loc = operation->getLoc();
+    FailureOr<Value> local = localAs(tableRead->table, tablePiece, loc);
+    if (failed(local))
+      return failure();
+    for (int64_t dim : tableRead->computedDims) {
+      FailureOr<std::pair<Value, Value>> piece = buildLocalPiece(
+          builder, loc, lookupMesh(tablePiece), globalType(tableRead->table),
+          tablePiece, dim);
+      if (failed(piece))
+        return failure();
+      tablePieces.push_back(*piece);
+    }
+    localTable = *local;
+    restore.emplace_back(tableRead->table, mapping.lookup(tableRead->table));
+    mapping.map(tableRead->table, localTable);
+  } else if (failed(mapWhole(tensorsAbove, operation->getLoc(), restore))) {
     return failure();
+  }
   LogicalResult spmdized = op.spmdize(localOperands, operandShardings,
                                       resultShardings, mapping, symbolTables,
                                       builder);
   unmapWhole(restore);
   if (failed(spmdized))
     return failure();
+  if (tableRead &&
+      failed(maskTableRead(
+          mapping.lookup(operation->getResult(0)).getDefiningOp(), localTable,
+          tableRead->computedDims, tablePieces, builder)))
+    return failure();
   for (auto [result, sharding] :
        llvm::zip(operation->getResults(), resultShardings))
     if (sharding)
       hold(result, sharding);
   return success();
+}
+
+bool Spmdizer::planTableRead(TableRead &read, FlatSymbolRefAttr mesh,
+                             const LoopSharding &loops, MeshSharding &piece,
+                             DimSplitAxes &partial) {
+  const MeshSharding &held = heldAs(read.table);
+  RankedTensorType global = globalType(read.table);
+  MeshOp meshOp = lookupMesh(held);
+  // Results partial already (a reduction) would be partial twice.
+  if (!held || held.getMeshAttr() != mesh || !held.getPartialAxes().empty() ||
+      !partial.empty() || !global || !meshOp || !meshOp.isStatic())
+    return false;
+  SplitAxes pieceAxes(global.getRank());
+  DimSplitAxes axes;
+  SmallVector<int64_t> splitDims;
+  for (int64_t dim : read.computedDims) {
+    pieceAxes[dim] = DimSplitAxes(held.getSplitAxes(dim));
+    llvm::append_range(axes, pieceAxes[dim]);
+    if (!pieceAxes[dim].empty())
+      splitDims.push_back(dim);
+  }
+  if (axes.empty() || llvm::any_of(axes, [&](MeshAxis axis) {
+        return loops.usesAxis(axis);
+      }))
+    return false;
+  piece = MeshSharding(mesh, pieceAxes);
+  for (int64_t dim : splitDims) {
+    if (global.isDynamicDim(dim))
+      return false;
+    FailureOr<DimPieces> pieces = getDimPieces(global, meshOp, piece, dim);
+    if (failed(pieces))
+      return false;
+    // A device without rows would still read its (empty) piece.
+    for (int64_t k = 0; k < pieces->count; ++k)
+      if (pieces->size(k) == 0)
+        return false;
+  }
+  partial = axes;
+  read.computedDims = splitDims;
+  return true;
 }
 
 LogicalResult Spmdizer::rewriteRegionBody(Block &from, Block &to,

@@ -5,8 +5,10 @@
 // %table[%id, %j]`, torch-mlir's embedding). The loop nest is partitioned
 // as its operands and results say; the table is read whole on every device
 // (gathered first if it is sharded), at the positions the original reads
-// (a split loop's `linalg.index` is global). test_gathers.py simulates each
-// case.
+// (a split loop's `linalg.index` is global), unless it is split along the
+// rows the body computes and the body yields the element it reads: then
+// each device reads its own rows and the result is partial (Megatron's
+// vocabulary-parallel embedding). test_gathers.py simulates each case.
 
 mesh.mesh @mesh_2x2(shape = 2x2)
 
@@ -38,13 +40,27 @@ func.func @embedding(%ids: tensor<4x8xi64>, %table: tensor<64x32xf32>) -> tensor
 
 mesh.mesh @mesh_2x2(shape = 2x2)
 
-// A table split over the vocabulary is gathered whole first; the indices
-// keep their split.
+// A table split over the vocabulary stays where it lies: each device reads
+// the rows it holds (the row minus where its piece starts), -0.0 for the
+// others, and the result is summed over the table's axis.
 // CHECK-LABEL: func.func @sharded_table
 // CHECK-SAME:    (%[[IDS:.*]]: tensor<2x8xi64>, %[[TABLE:.*]]: tensor<32x32xf32>) -> tensor<2x8x32xf32>
-// CHECK:         %[[WHOLE:.*]] = mesh.all_gather %[[TABLE]] on @mesh_2x2 mesh_axes = [1] gather_axis = 0 : tensor<32x32xf32> -> tensor<64x32xf32>
-// CHECK:         linalg.generic {{.*}} ins(%[[IDS]] : tensor<2x8xi64>)
-// CHECK:           tensor.extract %[[WHOLE]]
+// CHECK-DAG:     %[[NONE:.*]] = arith.constant -0.000000e+00 : f32
+// CHECK-DAG:     %[[C32:.*]] = arith.constant 32 : index
+// CHECK-DAG:     %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NOT:     mesh.all_gather
+// CHECK:         %[[K:.*]] = mesh.process_multi_index on @mesh_2x2 axes = [1] : index
+// CHECK:         %[[START:.*]] = arith.muli %[[K]], %[[C32]] : index
+// CHECK:         %[[PIECES:.*]] = linalg.generic {{.*}} ins(%[[IDS]] : tensor<2x8xi64>)
+// CHECK:           %[[ROW:.*]] = arith.index_cast
+// CHECK:           %[[LOCAL:.*]] = arith.subi %[[ROW]], %[[START]] : index
+// CHECK:           %[[MINE:.*]] = arith.cmpi ult, %[[LOCAL]], %[[C32]] : index
+// CHECK:           %[[AT:.*]] = arith.select %[[MINE]], %[[LOCAL]], %[[C0]] : index
+// CHECK:           %[[V:.*]] = tensor.extract %[[TABLE]][%[[AT]], %{{.*}}] : tensor<32x32xf32>
+// CHECK:           %[[Y:.*]] = arith.select %[[MINE]], %[[V]], %[[NONE]] : f32
+// CHECK:           linalg.yield %[[Y]] : f32
+// CHECK:         %[[SUM:.*]] = mesh.all_reduce %[[PIECES]] on @mesh_2x2 mesh_axes = [1] : tensor<2x8x32xf32> -> tensor<2x8x32xf32>
+// CHECK:         return %[[SUM]]
 func.func @sharded_table(%ids: tensor<4x8xi64>, %table: tensor<64x32xf32>) -> tensor<4x8x32xf32> {
   %s = mesh.sharding @mesh_2x2 split_axes = [[0]] : !mesh.sharding
   %t = mesh.sharding @mesh_2x2 split_axes = [[1]] : !mesh.sharding
@@ -93,6 +109,195 @@ func.func @split_features(%ids: tensor<4x8xi64>, %table: tensor<64x32xf32>) -> t
   } -> tensor<4x8x32xf32>
   %rs = mesh.shard %r to %s : tensor<4x8x32xf32>
   return %rs : tensor<4x8x32xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// Ten rows over four devices (3, 3, 2, 2): each device's start and its
+// number of rows come from the piece-size rule.
+// CHECK-LABEL: func.func @uneven_table
+// CHECK-SAME:    (%[[IDS:.*]]: tensor<6xi32>, %[[TABLE:.*]]: tensor<?x4xi32>) -> tensor<6x4xi32>
+// CHECK:         %[[K:.*]] = mesh.process_multi_index on @mesh_4 axes = [0] : index
+// CHECK:         linalg.generic
+// CHECK:           arith.cmpi ult
+// CHECK:           tensor.extract %[[TABLE]]
+// CHECK:         mesh.all_reduce %{{.*}} on @mesh_4 mesh_axes = [0] : tensor<6x4xi32> -> tensor<6x4xi32>
+func.func @uneven_table(%ids: tensor<6xi32>, %table: tensor<10x4xi32>) -> tensor<6x4xi32> {
+  %t = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %table_s = mesh.shard %table to %t : tensor<10x4xi32>
+  %e = tensor.empty() : tensor<6x4xi32>
+  %r = linalg.generic {indexing_maps = [affine_map<(s, f) -> (s)>, affine_map<(s, f) -> (s, f)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%ids : tensor<6xi32>) outs(%e : tensor<6x4xi32>) {
+    ^bb0(%id: i32, %o: i32):
+      %i = arith.index_cast %id : i32 to index
+      %f = linalg.index 1 : index
+      %v = tensor.extract %table_s[%i, %f] : tensor<10x4xi32>
+      linalg.yield %v : i32
+  } -> tensor<6x4xi32>
+  return %r : tensor<6x4xi32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// Three rows over four devices: the last has none and would read its empty
+// piece, so the table is read whole.
+// CHECK-LABEL: func.func @fewer_rows_than_devices
+// CHECK:         mesh.all_gather
+// CHECK-NOT:     mesh.all_reduce
+func.func @fewer_rows_than_devices(%ids: tensor<6xi32>, %table: tensor<3x4xi32>) -> tensor<6x4xi32> {
+  %t = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %table_s = mesh.shard %table to %t : tensor<3x4xi32>
+  %e = tensor.empty() : tensor<6x4xi32>
+  %r = linalg.generic {indexing_maps = [affine_map<(s, f) -> (s)>, affine_map<(s, f) -> (s, f)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%ids : tensor<6xi32>) outs(%e : tensor<6x4xi32>) {
+    ^bb0(%id: i32, %o: i32):
+      %i = arith.index_cast %id : i32 to index
+      %f = linalg.index 1 : index
+      %v = tensor.extract %table_s[%i, %f] : tensor<3x4xi32>
+      linalg.yield %v : i32
+  } -> tensor<6x4xi32>
+  return %r : tensor<6x4xi32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// Rows over axis 1 and features over axis 0: the features, read at the
+// op's own loop positions, are gathered; the rows stay where they lie.
+// CHECK-LABEL: func.func @table_split_twice
+// CHECK-SAME:    (%[[IDS:.*]]: tensor<4x8xi64>, %[[TABLE:.*]]: tensor<32x16xf32>) -> tensor<4x8x32xf32>
+// CHECK:         %[[ROWS:.*]] = mesh.all_gather %[[TABLE]] on @mesh_2x2 mesh_axes = [0] gather_axis = 1 : tensor<32x16xf32> -> tensor<32x32xf32>
+// CHECK:         linalg.generic
+// CHECK:           tensor.extract %[[ROWS]]
+// CHECK:         mesh.all_reduce %{{.*}} on @mesh_2x2 mesh_axes = [1] : tensor<4x8x32xf32> -> tensor<4x8x32xf32>
+func.func @table_split_twice(%ids: tensor<4x8xi64>, %table: tensor<64x32xf32>) -> tensor<4x8x32xf32> {
+  %t = mesh.sharding @mesh_2x2 split_axes = [[1], [0]] : !mesh.sharding
+  %table_s = mesh.shard %table to %t : tensor<64x32xf32>
+  %e = tensor.empty() : tensor<4x8x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, s, f) -> (b, s)>, affine_map<(b, s, f) -> (b, s, f)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ids : tensor<4x8xi64>) outs(%e : tensor<4x8x32xf32>) {
+    ^bb0(%id: i64, %o: f32):
+      %i = arith.index_cast %id : i64 to index
+      %f = linalg.index 2 : index
+      %v = tensor.extract %table_s[%i, %f] : tensor<64x32xf32>
+      linalg.yield %v : f32
+  } -> tensor<4x8x32xf32>
+  return %r : tensor<4x8x32xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_4(shape = 4)
+
+// torch-mlir's `x[[5, 4, 1, 7]]` of a 4-D tensor: rows computed, a constant
+// 0 for the unit dimension (computed too, but whole), the rest at the
+// loops' positions. Only the split rows are masked.
+// CHECK-LABEL: func.func @constant_index
+// CHECK:         linalg.generic
+// CHECK-COUNT-1:   arith.cmpi ult
+// CHECK:           tensor.extract %{{.*}} : tensor<2x1x4x6xf32>
+// CHECK:         mesh.all_reduce %{{.*}} on @mesh_4 mesh_axes = [0] : tensor<4x1x4x6xf32> -> tensor<4x1x4x6xf32>
+func.func @constant_index(%ids: tensor<4xi64>, %x: tensor<8x1x4x6xf32>) -> tensor<4x1x4x6xf32> {
+  %t = mesh.sharding @mesh_4 split_axes = [[0]] : !mesh.sharding
+  %x_s = mesh.shard %x to %t : tensor<8x1x4x6xf32>
+  %c0 = arith.constant 0 : index
+  %e = tensor.empty() : tensor<4x1x4x6xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(a, b, c, d) -> (a)>, affine_map<(a, b, c, d) -> (a, b, c, d)>],
+                       iterator_types = ["parallel", "parallel", "parallel", "parallel"]}
+      ins(%ids : tensor<4xi64>) outs(%e : tensor<4x1x4x6xf32>) {
+    ^bb0(%id: i64, %o: f32):
+      %i = arith.index_cast %id : i64 to index
+      %k = linalg.index 2 : index
+      %l = linalg.index 3 : index
+      %v = tensor.extract %x_s[%i, %c0, %k, %l] : tensor<8x1x4x6xf32>
+      linalg.yield %v : f32
+  } -> tensor<4x1x4x6xf32>
+  return %r : tensor<4x1x4x6xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// The ids split over the table's own axis: the result cannot be split and
+// partial over one axis, so the table is gathered whole.
+// CHECK-LABEL: func.func @ids_on_the_table_axis
+// CHECK:         mesh.all_gather %{{.*}} on @mesh_2x2 mesh_axes = [1] gather_axis = 0 : tensor<32x32xf32> -> tensor<64x32xf32>
+// CHECK-NOT:     mesh.all_reduce
+func.func @ids_on_the_table_axis(%ids: tensor<4x8xi64>, %table: tensor<64x32xf32>) -> tensor<4x8x32xf32> {
+  %s = mesh.sharding @mesh_2x2 split_axes = [[1]] : !mesh.sharding
+  %ids_s = mesh.shard %ids to %s : tensor<4x8xi64>
+  %table_s = mesh.shard %table to %s : tensor<64x32xf32>
+  %e = tensor.empty() : tensor<4x8x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, s, f) -> (b, s)>, affine_map<(b, s, f) -> (b, s, f)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ids_s : tensor<4x8xi64>) outs(%e : tensor<4x8x32xf32>) {
+    ^bb0(%id: i64, %o: f32):
+      %i = arith.index_cast %id : i64 to index
+      %f = linalg.index 2 : index
+      %v = tensor.extract %table_s[%i, %f] : tensor<64x32xf32>
+      linalg.yield %v : f32
+  } -> tensor<4x8x32xf32>
+  %rs = mesh.shard %r to %s : tensor<4x8x32xf32>
+  return %rs : tensor<4x8x32xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// A body that computes from the element (exp(0) is not a sum's neutral
+// element) reads the table whole.
+// CHECK-LABEL: func.func @computes_from_the_element
+// CHECK:         mesh.all_gather %{{.*}} on @mesh_2x2 mesh_axes = [1] gather_axis = 0 : tensor<32x32xf32> -> tensor<64x32xf32>
+// CHECK-NOT:     mesh.all_reduce
+func.func @computes_from_the_element(%ids: tensor<4x8xi64>, %table: tensor<64x32xf32>) -> tensor<4x8x32xf32> {
+  %t = mesh.sharding @mesh_2x2 split_axes = [[1]] : !mesh.sharding
+  %table_s = mesh.shard %table to %t : tensor<64x32xf32>
+  %e = tensor.empty() : tensor<4x8x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, s, f) -> (b, s)>, affine_map<(b, s, f) -> (b, s, f)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ids : tensor<4x8xi64>) outs(%e : tensor<4x8x32xf32>) {
+    ^bb0(%id: i64, %o: f32):
+      %i = arith.index_cast %id : i64 to index
+      %f = linalg.index 2 : index
+      %v = tensor.extract %table_s[%i, %f] : tensor<64x32xf32>
+      %x = math.exp %v : f32
+      linalg.yield %x : f32
+  } -> tensor<4x8x32xf32>
+  return %r : tensor<4x8x32xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// A table of i1 (a sum of booleans is no or) is read whole.
+// CHECK-LABEL: func.func @boolean_table
+// CHECK:         mesh.all_gather %{{.*}} on @mesh_2x2 mesh_axes = [1] gather_axis = 0 : tensor<32x2xi1> -> tensor<64x2xi1>
+// CHECK-NOT:     mesh.all_reduce
+func.func @boolean_table(%ids: tensor<8xi64>, %table: tensor<64x2xi1>) -> tensor<8x2xi1> {
+  %t = mesh.sharding @mesh_2x2 split_axes = [[1]] : !mesh.sharding
+  %table_s = mesh.shard %table to %t : tensor<64x2xi1>
+  %e = tensor.empty() : tensor<8x2xi1>
+  %r = linalg.generic {indexing_maps = [affine_map<(s, f) -> (s)>, affine_map<(s, f) -> (s, f)>],
+                       iterator_types = ["parallel", "parallel"]}
+      ins(%ids : tensor<8xi64>) outs(%e : tensor<8x2xi1>) {
+    ^bb0(%id: i64, %o: i1):
+      %i = arith.index_cast %id : i64 to index
+      %f = linalg.index 1 : index
+      %v = tensor.extract %table_s[%i, %f] : tensor<64x2xi1>
+      linalg.yield %v : i1
+  } -> tensor<8x2xi1>
+  return %r : tensor<8x2xi1>
 }
 
 // -----

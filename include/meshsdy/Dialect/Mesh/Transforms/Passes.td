@@ -160,6 +160,15 @@ def MeshSpmdization
       sizes, as a collapse whose result is split finer than its outer source
       dimension) and is rewritten by the model; a result the op produces partial stays partial until an
       annotation asks otherwise.
+    - A linalg body reading a tensor from above (a gather's table) reads it
+      whole, gathered first if it is split, except a table split along a
+      dimension the body reads at a computed position (an embedding's rows,
+      `tensor.extract %table[%id, %j]`) whose body yields the element it
+      reads: each device then reads its own rows (the row minus where its
+      piece starts) and yields -0.0 or 0 for the others, and the result is
+      partial (a sum) over the table's axes, as Megatron's
+      vocabulary-parallel embedding and XLA do. Not when the op's loops use
+      one of those axes, an element is i1, or a device holds no row.
     - A value whose annotation differs from what it is gets resharded with
       the collectives `reshard` picks (see Resharding.h): `all_reduce` or
       `reduce_scatter` for partial values, `all_to_all` to move an axis
