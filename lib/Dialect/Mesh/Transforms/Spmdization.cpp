@@ -375,7 +375,9 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
           builder, loc, lookupMesh(tablePiece), globalType(tableRead->table),
           tablePiece, dim);
       if (failed(piece))
-        return failure();
+        return operation->emitOpError("mesh-spmdization found no piece of "
+                                      "dimension ")
+               << dim << " of the table it reads (internal error)";
       tablePieces.push_back(*piece);
     }
     localTable = *local;
