@@ -17,7 +17,6 @@ import numpy as np
 from jax_common import JaxModel, main, sharding
 
 import jax
-import jax.numpy as jnp
 
 VOCAB, WIDTH = 256, 64
 

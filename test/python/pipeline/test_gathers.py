@@ -29,6 +29,9 @@ EXPECTED = {
     "fewer_rows_than_devices": {"mesh.all_gather": 1},
     "table_split_twice": {"mesh.all_gather": 1, "mesh.all_reduce": 1},
     "constant_index": {"mesh.all_reduce": 1},
+    "features_split_like_the_result": {},
+    "rows_and_features": {"mesh.all_reduce": 1},
+    "computes_from_local_features": {},
     "ids_on_the_table_axis": {"mesh.all_gather": 1},
     "computes_from_the_element": {"mesh.all_gather": 1},
     "boolean_table": {"mesh.all_gather": 1},
@@ -54,7 +57,7 @@ def test_the_sharded_table_on_mpi_ranks() -> None:
     ids = rng.integers(0, 64, (4, 8)).astype(np.int64)
     table = rng.standard_normal((64, 32)).astype(np.float32)
     table[ids[0, 0]] = -0.0  # a row of -0.0 stays -0.0 (the others add -0.0)
-    for name in ("sharded_table", "table_split_twice"):
+    for name in ("sharded_table", "table_split_twice", "rows_and_features", "features_split_like_the_result"):
         (out,) = mpirun.run(_case(name), name, [ids, table], ranks=4)
         np.testing.assert_array_equal(out, table[ids])
         assert np.signbit(out[0, 0]).all()
@@ -68,9 +71,10 @@ def test_the_uneven_table_on_mpi_ranks() -> None:
     np.testing.assert_array_equal(out, table[ids])
 
 
-@pytest.mark.parametrize("name", ["embedding", "vocabulary_parallel"])
+@pytest.mark.parametrize("name", ["embedding", "vocabulary_parallel", "features_in_place"])
 def test_the_sdy_embeddings_agree(name: str) -> None:
     comparison = pipeline.partition_and_compare(SDY, name, seed=1)
     assert comparison.agrees() and comparison.max_abs_error == 0
-    # The module's: the features' table gathered, the rows' summed.
+    # The module's: the first table gathered, the rows' summed, the
+    # features in place moving nothing.
     assert dict(comparison.report.collectives) == {"mesh.all_gather": 1, "mesh.all_reduce": 1}

@@ -73,13 +73,15 @@ private:
   LogicalResult rewriteSharded(ShardingInterface op,
                                const LoopStructure &structure);
   LogicalResult rewriteReplicated(Operation *op);
-  /// The table `read` reads, split along its computed dimensions, left
-  /// where it lies (TableReads.h), if its sharding allows: `piece` receives
-  /// the sharding it is read in (its splits along the other dimensions
-  /// dropped), `partial` the axes the op's result is then partial over, and
-  /// `read.computedDims` keeps the split ones only.
-  bool planTableRead(TableRead &read, FlatSymbolRefAttr mesh,
+  /// The table `read` reads left where it lies along some of its split
+  /// dimensions (TableReads.h), if its sharding and the loops allow:
+  /// `piece` receives the sharding it is read in (the other splits
+  /// dropped: gathered), `kept` those dimensions (and whether the position
+  /// there is computed, so masked), `partial` the axes the op's result is
+  /// then partial over.
+  bool planTableRead(const TableRead &read, FlatSymbolRefAttr mesh,
                      const LoopSharding &loops, MeshSharding &piece,
+                     SmallVectorImpl<std::pair<int64_t, bool>> &kept,
                      DimSplitAxes &partial);
   /// Maps each value in `values` that is held sharded to its whole
   /// (replicated) form, gathering it at `loc`; `restore` receives what to
@@ -300,8 +302,8 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
   for (const MeshSharding &sharding : known)
     if (sharding && !mesh)
       mesh = sharding.getMeshAttr();
-  // A table read at computed rows (an embedding) and split along them may
-  // stay where it lies (planTableRead), whatever its ids' sharding.
+  // A table split along the rows the body computes (an embedding) may stay
+  // where it lies (planTableRead), whatever its ids' sharding.
   std::optional<TableRead> tableRead = matchTableRead(operation);
   if (!mesh && tableRead && heldAs(tableRead->table))
     mesh = heldAs(tableRead->table).getMeshAttr();
@@ -344,9 +346,12 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
 
   DimSplitAxes partial = loops.reductionAxes(iterators);
   ReductionKind kind = getPartialReductionKind(op, loops, iterators);
-  // The result is then partial over the table's axes.
+  // A table read where it lies, along the rows it computes (the result is
+  // then partial over their axes) or positions its split loops cover.
   MeshSharding tablePiece;
-  if (tableRead && !planTableRead(*tableRead, mesh, loops, tablePiece, partial))
+  SmallVector<std::pair<int64_t, bool>> keptTableDims;
+  if (tableRead && !planTableRead(*tableRead, mesh, loops, tablePiece,
+                                  keptTableDims, partial))
     tableRead.reset();
   SmallVector<MeshSharding, 4> resultShardings;
   for (OpResult result : operation->getResults())
@@ -364,13 +369,13 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
       above, [](Value v) { return isa<RankedTensorType>(v.getType()); }));
   SmallVector<std::pair<Value, Value>> restore;
   Value localTable;
-  SmallVector<std::pair<Value, Value>> tablePieces;
+  SmallVector<TablePieceDim> tablePieces;
   if (tableRead) {
     Location loc = operation->getLoc();
     FailureOr<Value> local = localAs(tableRead->table, tablePiece, loc);
     if (failed(local))
       return failure();
-    for (int64_t dim : tableRead->computedDims) {
+    for (auto [dim, masked] : keptTableDims) {
       FailureOr<std::pair<Value, Value>> piece = buildLocalPiece(
           builder, loc, lookupMesh(tablePiece), globalType(tableRead->table),
           tablePiece, dim);
@@ -378,7 +383,7 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
         return operation->emitOpError("mesh-spmdization found no piece of "
                                       "dimension ")
                << dim << " of the table it reads (internal error)";
-      tablePieces.push_back(*piece);
+      tablePieces.push_back({dim, piece->first, piece->second, masked});
     }
     localTable = *local;
     restore.emplace_back(tableRead->table, mapping.lookup(tableRead->table));
@@ -395,7 +400,7 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
   if (tableRead &&
       failed(maskTableRead(
           mapping.lookup(operation->getResult(0)).getDefiningOp(), localTable,
-          tableRead->computedDims, tablePieces, builder)))
+          tablePieces, builder)))
     return failure();
   for (auto [result, sharding] :
        llvm::zip(operation->getResults(), resultShardings))
@@ -404,43 +409,62 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
   return success();
 }
 
-bool Spmdizer::planTableRead(TableRead &read, FlatSymbolRefAttr mesh,
+bool Spmdizer::planTableRead(const TableRead &read, FlatSymbolRefAttr mesh,
                              const LoopSharding &loops, MeshSharding &piece,
+                             SmallVectorImpl<std::pair<int64_t, bool>> &kept,
                              DimSplitAxes &partial) {
   const MeshSharding &held = heldAs(read.table);
   RankedTensorType global = globalType(read.table);
   MeshOp meshOp = lookupMesh(held);
-  // Results partial already (a reduction) would be partial twice.
   if (!held || held.getMeshAttr() != mesh || !held.getPartialAxes().empty() ||
-      !partial.empty() || !global || !meshOp || !meshOp.isStatic())
+      !global || !meshOp || !meshOp.isStatic())
     return false;
   SplitAxes pieceAxes(global.getRank());
-  DimSplitAxes axes;
-  SmallVector<int64_t> splitDims;
-  for (int64_t dim : read.computedDims) {
-    pieceAxes[dim] = DimSplitAxes(held.getSplitAxes(dim));
-    llvm::append_range(axes, pieceAxes[dim]);
-    if (!pieceAxes[dim].empty())
-      splitDims.push_back(dim);
+  DimSplitAxes masked;
+  for (auto [dim, loop] : llvm::enumerate(read.loops)) {
+    ArrayRef<MeshAxis> axes = held.getSplitAxes(dim);
+    if (axes.empty() || global.isDynamicDim(dim))
+      continue;
+    // A loop position: kept where the loop is split as the dimension is,
+    // over the same extent (the same pieces); gathered otherwise.
+    if (loop >= 0 &&
+        (static_cast<size_t>(loop) >= loops.loopAxes.size() ||
+         ArrayRef<MeshAxis>(loops.loopAxes[loop]) != axes ||
+         static_cast<size_t>(loop) >= loops.loopExtents.size() ||
+         loops.loopExtents[loop] != global.getDimSize(dim)))
+      continue;
+    pieceAxes[dim] = DimSplitAxes(axes);
+    kept.emplace_back(dim, loop < 0);
+    if (loop < 0)
+      llvm::append_range(masked, axes);
   }
-  if (axes.empty() || llvm::any_of(axes, [&](MeshAxis axis) {
-        return loops.usesAxis(axis);
-      }))
+  if (kept.empty())
     return false;
-  piece = MeshSharding(mesh, pieceAxes);
-  for (int64_t dim : splitDims) {
-    if (global.isDynamicDim(dim))
+  if (!masked.empty()) {
+    // The result becomes partial over the masked axes: not if it already is
+    // (a reduction), if a loop is split over one of them, or if the body
+    // does more than yield the element (the neutral element would not be
+    // one any more). A sum of i1 is no or.
+    Type element = global.getElementType();
+    if (!read.yieldsElement || !partial.empty() ||
+        llvm::any_of(masked,
+                     [&](MeshAxis axis) { return loops.usesAxis(axis); }) ||
+        !(isa<FloatType>(element) ||
+          (isa<IntegerType>(element) && element.getIntOrFloatBitWidth() > 1)))
       return false;
+  }
+  piece = MeshSharding(mesh, pieceAxes);
+  for (auto [dim, isMasked] : kept) {
     FailureOr<DimPieces> pieces = getDimPieces(global, meshOp, piece, dim);
     if (failed(pieces))
       return false;
     // A device without rows would still read its (empty) piece.
-    for (int64_t k = 0; k < pieces->count; ++k)
+    for (int64_t k = 0; isMasked && k < pieces->count; ++k)
       if (pieces->size(k) == 0)
         return false;
   }
-  partial = axes;
-  read.computedDims = splitDims;
+  if (!masked.empty())
+    partial = masked;
   return true;
 }
 

@@ -11,9 +11,8 @@ using namespace mlir::mesh;
 
 std::optional<TableRead> mlir::mesh::matchTableRead(Operation *op) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp || op->getNumResults() != 1 ||
-      linalgOp.getNumParallelLoops() != linalgOp.getNumLoops() ||
-      op->getNumRegions() != 1 || !op->getRegion(0).hasOneBlock())
+  if (!linalgOp || op->getNumRegions() != 1 ||
+      !op->getRegion(0).hasOneBlock())
     return std::nullopt;
   SetVector<Value> above;
   getUsedValuesDefinedAbove(op->getRegions(), above);
@@ -32,30 +31,24 @@ std::optional<TableRead> mlir::mesh::matchTableRead(Operation *op) {
       return std::nullopt;
     read = extract;
   }
-  Type element = read.getType();
-  if (!isa<FloatType>(element) &&
-      !(isa<IntegerType>(element) && element.getIntOrFloatBitWidth() > 1))
-    return std::nullopt;
-  // What the body yields is the element read, and nothing reads the init:
-  // a device whose piece lacks the row contributes the neutral element.
-  if (!read->hasOneUse() || !isa<linalg::YieldOp>(*read->user_begin()) ||
-      !linalgOp.getMatchingBlockArgument(linalgOp.getDpsInitOperand(0))
-           .use_empty())
-    return std::nullopt;
-  TableRead match{table, {}};
-  for (auto [dim, index] : llvm::enumerate(read.getIndices())) {
+  TableRead match{table, {}, false};
+  for (Value index : read.getIndices()) {
     auto loop = index.getDefiningOp<linalg::IndexOp>();
-    if (!loop || loop->getParentOp() != op)
-      match.computedDims.push_back(dim);
+    match.loops.push_back(loop && loop->getParentOp() == op
+                              ? static_cast<int64_t>(loop.getDim())
+                              : -1);
   }
-  if (match.computedDims.empty())
-    return std::nullopt;
+  match.yieldsElement =
+      op->getNumResults() == 1 &&
+      linalgOp.getNumParallelLoops() == linalgOp.getNumLoops() &&
+      read->hasOneUse() && isa<linalg::YieldOp>(*read->user_begin()) &&
+      linalgOp.getMatchingBlockArgument(linalgOp.getDpsInitOperand(0))
+          .use_empty();
   return match;
 }
 
 LogicalResult mlir::mesh::maskTableRead(Operation *clone, Value localTable,
-                                        ArrayRef<int64_t> dims,
-                                        ArrayRef<std::pair<Value, Value>> pieces,
+                                        ArrayRef<TablePieceDim> dims,
                                         OpBuilder &builder) {
   tensor::ExtractOp read;
   clone->walk([&](tensor::ExtractOp extract) {
@@ -71,30 +64,38 @@ LogicalResult mlir::mesh::maskTableRead(Operation *clone, Value localTable,
   Value zero = arith::ConstantIndexOp::create(builder, loc, 0);
   SmallVector<Value> indices(read.getIndices());
   Value owned;
-  for (auto [dim, piece] : llvm::zip_equal(dims, pieces)) {
-    Value local = arith::SubIOp::create(builder, loc, indices[dim], piece.first);
+  for (const TablePieceDim &piece : dims) {
+    Value local =
+        arith::SubIOp::create(builder, loc, indices[piece.dim], piece.offset);
+    indices[piece.dim] = local;
+    if (!piece.masked)
+      continue;
     // Unsigned: a row before the piece is a large number too.
     Value inPiece = arith::CmpIOp::create(
-        builder, loc, arith::CmpIPredicate::ult, local, piece.second);
-    indices[dim] = arith::SelectOp::create(builder, loc, inPiece, local, zero);
+        builder, loc, arith::CmpIPredicate::ult, local, piece.size);
+    indices[piece.dim] =
+        arith::SelectOp::create(builder, loc, inPiece, local, zero);
     owned = owned ? arith::AndIOp::create(builder, loc, owned, inPiece)
                         .getResult()
                   : inPiece;
   }
   Value element =
       tensor::ExtractOp::create(builder, loc, localTable, indices);
-  Type type = element.getType();
-  // -0.0 is a sum's neutral element for every float, -0.0 included.
-  TypedAttr neutral =
-      isa<FloatType>(type)
-          ? TypedAttr(builder.getFloatAttr(
-                type, APFloat::getZero(
-                          cast<FloatType>(type).getFloatSemantics(),
-                          /*Negative=*/true)))
-          : TypedAttr(builder.getIntegerAttr(type, 0));
-  Value none = arith::ConstantOp::create(builder, loc, neutral);
-  Value masked = arith::SelectOp::create(builder, loc, owned, element, none);
-  read.getResult().replaceAllUsesWith(masked);
+  Value result = element;
+  if (owned) {
+    Type type = element.getType();
+    // -0.0 is a sum's neutral element for every float, -0.0 included.
+    TypedAttr neutral =
+        isa<FloatType>(type)
+            ? TypedAttr(builder.getFloatAttr(
+                  type, APFloat::getZero(
+                            cast<FloatType>(type).getFloatSemantics(),
+                            /*Negative=*/true)))
+            : TypedAttr(builder.getIntegerAttr(type, 0));
+    Value none = arith::ConstantOp::create(builder, loc, neutral);
+    result = arith::SelectOp::create(builder, loc, owned, element, none);
+  }
+  read.getResult().replaceAllUsesWith(result);
   read.erase();
   return success();
 }

@@ -25,29 +25,37 @@ namespace mlir::mesh {
 /// The one read of a table from above in a linalg op's body.
 struct TableRead {
   Value table;
-  /// The table's dimensions read at a computed position (not a loop's
-  /// `linalg.index`), in order.
-  SmallVector<int64_t> computedDims;
+  /// Per dimension of the table: the loop whose `linalg.index` it is read
+  /// at, or -1 for a position the body computes.
+  SmallVector<int64_t> loops;
+  /// The body yields the element it reads and nothing computed from it or
+  /// from the init, its loops are all parallel and it has one result: a
+  /// device without the row may yield a sum's neutral element instead.
+  bool yieldsElement = false;
 };
 
-/// Matches a linalg op with parallel loops only and one result whose body
-/// reads one ranked tensor from above (not one of its operands), in one
-/// `tensor.extract` directly in the body, of a float or integer (not i1)
-/// element, and yields that element and nothing computed from it or from
-/// the init. Nothing if `op` is not such an op or reads no dimension at a
-/// computed position.
+/// Matches a linalg op whose body reads one ranked tensor from above (not
+/// one of its operands), in one `tensor.extract` directly in the body.
 std::optional<TableRead> matchTableRead(Operation *op);
 
+/// A dimension of the table a device reads its own piece of: the piece
+/// starts at `offset` and has `size` elements. `masked`: the position is
+/// computed (any row), so the device reads it only where the row is its
+/// own and yields a sum's neutral element elsewhere; otherwise the op's
+/// loop over it is split as the table is (the device's positions are its
+/// piece's).
+struct TablePieceDim {
+  int64_t dim;
+  Value offset, size;
+  bool masked;
+};
+
 /// In `clone`, the per-device copy of a matched op whose table is now
-/// `localTable` (split along `dims`, the device's piece of dimension
-/// `dims[i]` starting at `pieces[i].first` with `pieces[i].second` rows):
-/// the read subtracts where the piece starts and yields the element where
-/// the row is the device's, the neutral element of a sum (-0.0, 0)
-/// elsewhere.
+/// `localTable`: the read subtracts where each piece starts, and where
+/// some dimension is masked, yields the element only where the device
+/// holds it (-0.0 or 0 elsewhere: the neutral element of a sum).
 LogicalResult maskTableRead(Operation *clone, Value localTable,
-                            ArrayRef<int64_t> dims,
-                            ArrayRef<std::pair<Value, Value>> pieces,
-                            OpBuilder &builder);
+                            ArrayRef<TablePieceDim> dims, OpBuilder &builder);
 
 } // namespace mlir::mesh
 

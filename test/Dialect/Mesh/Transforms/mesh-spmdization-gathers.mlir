@@ -227,6 +227,105 @@ func.func @constant_index(%ids: tensor<4xi64>, %x: tensor<8x1x4x6xf32>) -> tenso
 
 mesh.mesh @mesh_2x2(shape = 2x2)
 
+// The features split over axis 1 in the table and in the result: each
+// device's columns are its own loop positions, so nothing moves and the
+// body reads its local column (global position minus where its piece
+// starts).
+// CHECK-LABEL: func.func @features_split_like_the_result
+// CHECK-SAME:    (%[[IDS:.*]]: tensor<4x8xi64>, %[[TABLE:.*]]: tensor<64x16xf32>) -> tensor<4x8x16xf32>
+// CHECK-NOT:     mesh.all_
+// CHECK:         linalg.generic
+// CHECK-NOT:       arith.cmpi
+// CHECK:           tensor.extract %[[TABLE]][%{{.*}}, %{{.*}}] : tensor<64x16xf32>
+// CHECK-NOT:     mesh.all_
+// CHECK:         return
+func.func @features_split_like_the_result(%ids: tensor<4x8xi64>, %table: tensor<64x32xf32>) -> tensor<4x8x32xf32> {
+  %t = mesh.sharding @mesh_2x2 split_axes = [[], [1]] : !mesh.sharding
+  %f = mesh.sharding @mesh_2x2 split_axes = [[], [], [1]] : !mesh.sharding
+  %table_s = mesh.shard %table to %t : tensor<64x32xf32>
+  %e = tensor.empty() : tensor<4x8x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, s, f) -> (b, s)>, affine_map<(b, s, f) -> (b, s, f)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ids : tensor<4x8xi64>) outs(%e : tensor<4x8x32xf32>) {
+    ^bb0(%id: i64, %o: f32):
+      %i = arith.index_cast %id : i64 to index
+      %j = linalg.index 2 : index
+      %v = tensor.extract %table_s[%i, %j] : tensor<64x32xf32>
+      linalg.yield %v : f32
+  } -> tensor<4x8x32xf32>
+  %rs = mesh.shard %r to %f : tensor<4x8x32xf32>
+  %rr = mesh.shard %rs to %f annotate_for_users : tensor<4x8x32xf32>
+  return %rr : tensor<4x8x32xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// Rows over axis 0 and features over axis 1, the result split over its
+// features too: the rows are masked and summed over axis 0, the features
+// stay where they are.
+// CHECK-LABEL: func.func @rows_and_features
+// CHECK-SAME:    (%[[IDS:.*]]: tensor<4x8xi64>, %[[TABLE:.*]]: tensor<32x16xf32>) -> tensor<4x8x16xf32>
+// CHECK-NOT:     mesh.all_gather
+// CHECK:         linalg.generic
+// CHECK-COUNT-1:   arith.cmpi ult
+// CHECK:           tensor.extract %[[TABLE]]
+// CHECK:         mesh.all_reduce %{{.*}} on @mesh_2x2 mesh_axes = [0] : tensor<4x8x16xf32> -> tensor<4x8x16xf32>
+func.func @rows_and_features(%ids: tensor<4x8xi64>, %table: tensor<64x32xf32>) -> tensor<4x8x32xf32> {
+  %t = mesh.sharding @mesh_2x2 split_axes = [[0], [1]] : !mesh.sharding
+  %f = mesh.sharding @mesh_2x2 split_axes = [[], [], [1]] : !mesh.sharding
+  %table_s = mesh.shard %table to %t : tensor<64x32xf32>
+  %e = tensor.empty() : tensor<4x8x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, s, f) -> (b, s)>, affine_map<(b, s, f) -> (b, s, f)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ids : tensor<4x8xi64>) outs(%e : tensor<4x8x32xf32>) {
+    ^bb0(%id: i64, %o: f32):
+      %i = arith.index_cast %id : i64 to index
+      %j = linalg.index 2 : index
+      %v = tensor.extract %table_s[%i, %j] : tensor<64x32xf32>
+      linalg.yield %v : f32
+  } -> tensor<4x8x32xf32>
+  %rs = mesh.shard %r to %f : tensor<4x8x32xf32>
+  %rr = mesh.shard %rs to %f annotate_for_users : tensor<4x8x32xf32>
+  return %rr : tensor<4x8x32xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
+// A body that computes from the element, with the table's features split
+// as the result's: they stay where they are (no sum is involved).
+// CHECK-LABEL: func.func @computes_from_local_features
+// CHECK-NOT:     mesh.all_
+// CHECK:         math.exp
+// CHECK-NOT:     mesh.all_
+// CHECK:         return
+func.func @computes_from_local_features(%ids: tensor<4x8xi64>, %table: tensor<64x32xf32>) -> tensor<4x8x32xf32> {
+  %t = mesh.sharding @mesh_2x2 split_axes = [[], [1]] : !mesh.sharding
+  %f = mesh.sharding @mesh_2x2 split_axes = [[], [], [1]] : !mesh.sharding
+  %table_s = mesh.shard %table to %t : tensor<64x32xf32>
+  %e = tensor.empty() : tensor<4x8x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, s, f) -> (b, s)>, affine_map<(b, s, f) -> (b, s, f)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ids : tensor<4x8xi64>) outs(%e : tensor<4x8x32xf32>) {
+    ^bb0(%id: i64, %o: f32):
+      %i = arith.index_cast %id : i64 to index
+      %j = linalg.index 2 : index
+      %v = tensor.extract %table_s[%i, %j] : tensor<64x32xf32>
+      %x = math.exp %v : f32
+      linalg.yield %x : f32
+  } -> tensor<4x8x32xf32>
+  %rs = mesh.shard %r to %f : tensor<4x8x32xf32>
+  %rr = mesh.shard %rs to %f annotate_for_users : tensor<4x8x32xf32>
+  return %rr : tensor<4x8x32xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
 // The ids split over the table's own axis: the result cannot be split and
 // partial over one axis, so the table is gathered whole.
 // CHECK-LABEL: func.func @ids_on_the_table_axis

@@ -168,7 +168,9 @@ def MeshSpmdization
       piece starts) and yields -0.0 or 0 for the others, and the result is
       partial (a sum) over the table's axes, as Megatron's
       vocabulary-parallel embedding and XLA do. Not when the op's loops use
-      one of those axes, an element is i1, or a device holds no row.
+      one of those axes, an element is i1, or a device holds no row. A
+      dimension read at a loop's position stays split where that loop is
+      split over the same axes and extent.
     - A value whose annotation differs from what it is gets resharded with
       the collectives `reshard` picks (see Resharding.h): `all_reduce` or
       `reduce_scatter` for partial values, `all_to_all` to move an axis
