@@ -169,11 +169,15 @@ def test_a_split_matrix_is_gathered_once_not_in_every_step() -> None:
 def test_a_split_batch_stays_split() -> None:
     """A batch of matrices split over the devices: every step of a
     factorization runs on the whole batch, so each device factors its own
-    matrices and nothing moves (as XLA partitions the custom calls)."""
+    matrices and nothing moves (as XLA partitions the custom calls). Also
+    `solve` and `det`, whose pivots JAX reads back through gathers at the
+    batch's own positions (the factors' pieces were gathered whole until
+    2026-12-07)."""
     a = _general(5, batch=(4,))
     spd, b = a @ np.swapaxes(a, 1, 2), RNG.standard_normal((4, 5, 2)).astype(np.float32)
     fn = lambda a, spd, b: (jsl.cho_solve(jsl.cho_factor(spd, lower=True), b), lax.linalg.lu(a)[0],  # noqa: E731
-                            jnp.linalg.qr(a)[1], jsl.solve_triangular(a, b, lower=False))
+                            jnp.linalg.qr(a)[1], jsl.solve_triangular(a, b, lower=False),
+                            jnp.linalg.solve(a, b), jnp.linalg.det(a))
     lowered = jax.jit(fn).lower(a, spd, b).as_text()
     split = with_first_argument_split(lowered, "tensor<4x5x5xf32>", ["x", "", ""], "x", 2)
     split = split.replace("%arg1: tensor<4x5x5xf32>",

@@ -304,8 +304,18 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
       mesh = sharding.getMeshAttr();
   // A table split along the rows the body computes (an embedding) may stay
   // where it lies (planTableRead), whatever its ids' sharding.
-  std::optional<TableRead> tableRead = matchTableRead(operation);
-  if (!mesh && tableRead && heldAs(tableRead->table))
+  SetVector<Value> above;
+  getUsedValuesDefinedAbove(operation->getRegions(), above);
+  SmallVector<Value> tensorsAbove(llvm::make_filter_range(
+      above, [](Value v) { return isa<RankedTensorType>(v.getType()); }));
+  SmallVector<Value> splitAbove(llvm::make_filter_range(
+      tensorsAbove, [&](Value v) {
+        return heldAs(v) && !heldAs(v).isReplicated();
+      }));
+  std::optional<TableRead> tableRead;
+  if (splitAbove.size() == 1)
+    tableRead = matchTableRead(operation, splitAbove.front());
+  if (!mesh && tableRead)
     mesh = heldAs(tableRead->table).getMeshAttr();
   if (!mesh)
     return rewriteReplicated(operation);
@@ -362,11 +372,10 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
                          partial, kind)
             : MeshSharding());
   // Tensors the regions read from above (a gather's table) are read
-  // whole, as in the original: the model said its regions allow it.
-  SetVector<Value> above;
-  getUsedValuesDefinedAbove(operation->getRegions(), above);
-  SmallVector<Value> tensorsAbove(llvm::make_filter_range(
-      above, [](Value v) { return isa<RankedTensorType>(v.getType()); }));
+  // whole, as in the original: the model said its regions allow it. The
+  // table planned above is read where it lies.
+  if (tableRead)
+    llvm::erase(tensorsAbove, tableRead->table);
   SmallVector<std::pair<Value, Value>> restore;
   Value localTable;
   SmallVector<TablePieceDim> tablePieces;
@@ -388,9 +397,9 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
     localTable = *local;
     restore.emplace_back(tableRead->table, mapping.lookup(tableRead->table));
     mapping.map(tableRead->table, localTable);
-  } else if (failed(mapWhole(tensorsAbove, operation->getLoc(), restore))) {
-    return failure();
   }
+  if (failed(mapWhole(tensorsAbove, operation->getLoc(), restore)))
+    return failure();
   LogicalResult spmdized = op.spmdize(localOperands, operandShardings,
                                       resultShardings, mapping, symbolTables,
                                       builder);

@@ -4,23 +4,18 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Transforms/RegionUtils.h"
 
 using namespace mlir;
 using namespace mlir::mesh;
 
-std::optional<TableRead> mlir::mesh::matchTableRead(Operation *op) {
+std::optional<TableRead> mlir::mesh::matchTableRead(Operation *op,
+                                                    Value table) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
   if (!linalgOp || op->getNumRegions() != 1 ||
-      !op->getRegion(0).hasOneBlock())
+      !op->getRegion(0).hasOneBlock() ||
+      !isa<RankedTensorType>(table.getType()) ||
+      llvm::is_contained(op->getOperands(), table))
     return std::nullopt;
-  SetVector<Value> above;
-  getUsedValuesDefinedAbove(op->getRegions(), above);
-  SmallVector<Value> tensors(llvm::make_filter_range(
-      above, [](Value v) { return isa<RankedTensorType>(v.getType()); }));
-  if (tensors.size() != 1 || llvm::is_contained(op->getOperands(), tensors[0]))
-    return std::nullopt;
-  Value table = tensors[0];
   Block *body = linalgOp.getBlock();
   tensor::ExtractOp read;
   for (Operation *user : table.getUsers()) {

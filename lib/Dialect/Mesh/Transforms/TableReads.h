@@ -34,9 +34,10 @@ struct TableRead {
   bool yieldsElement = false;
 };
 
-/// Matches a linalg op whose body reads one ranked tensor from above (not
-/// one of its operands), in one `tensor.extract` directly in the body.
-std::optional<TableRead> matchTableRead(Operation *op);
+/// Matches a linalg op whose body reads `table`, a ranked tensor from above
+/// (not one of its operands), in one `tensor.extract` directly in the body
+/// (other tensors it reads from above are no concern here).
+std::optional<TableRead> matchTableRead(Operation *op, Value table);
 
 /// A dimension of the table a device reads its own piece of: the piece
 /// starts at `offset` and has `size` elements. `masked`: the position is

@@ -326,6 +326,45 @@ func.func @computes_from_local_features(%ids: tensor<4x8xi64>, %table: tensor<64
 
 mesh.mesh @mesh_2x2(shape = 2x2)
 
+// Two tensors read from above, as JAX's det reads a batch of factors at
+// positions from a replicated table: the replicated one is read as it is,
+// the factors split over their batch stay where they are (the batch loop
+// is split as they are): nothing moves.
+// CHECK-LABEL: func.func @two_tensors_from_above
+// CHECK-SAME:    (%[[F:.*]]: tensor<2x5x5xf32>, %[[POS:.*]]: tensor<5x2xi32>) -> tensor<2x5xf32>
+// CHECK-NOT:     mesh.all_
+// CHECK:         linalg.generic
+// CHECK:           tensor.extract %[[POS]]
+// CHECK:           tensor.extract %[[F]]
+// CHECK-NOT:     mesh.all_
+// CHECK:         return
+func.func @two_tensors_from_above(%factors: tensor<4x5x5xf32>, %pos: tensor<5x2xi32>) -> tensor<4x5xf32> {
+  %s = mesh.sharding @mesh_2x2 split_axes = [[0]] : !mesh.sharding
+  %f = mesh.shard %factors to %s : tensor<4x5x5xf32>
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %e = tensor.empty() : tensor<4x5xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, i) -> (b, i)>], iterator_types = ["parallel", "parallel"]}
+      outs(%e : tensor<4x5xf32>) {
+    ^bb0(%o: f32):
+      %b = linalg.index 0 : index
+      %i = linalg.index 1 : index
+      %p = tensor.extract %pos[%i, %c0] : tensor<5x2xi32>
+      %q = tensor.extract %pos[%i, %c1] : tensor<5x2xi32>
+      %pi = arith.index_cast %p : i32 to index
+      %qi = arith.index_cast %q : i32 to index
+      %v = tensor.extract %f[%b, %pi, %qi] : tensor<4x5x5xf32>
+      linalg.yield %v : f32
+  } -> tensor<4x5xf32>
+  %rs = mesh.shard %r to %s : tensor<4x5xf32>
+  %rr = mesh.shard %rs to %s annotate_for_users : tensor<4x5xf32>
+  return %rr : tensor<4x5xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
 // The ids split over the table's own axis: the result cannot be split and
 // partial over one axis, so the table is gathered whole.
 // CHECK-LABEL: func.func @ids_on_the_table_axis
