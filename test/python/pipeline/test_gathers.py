@@ -33,6 +33,7 @@ EXPECTED = {
     "rows_and_features": {"mesh.all_reduce": 1},
     "computes_from_local_features": {},
     "two_tensors_from_above": {},
+    "rows_gathered_features_kept": {"mesh.all_gather": 1},
     "ids_on_the_table_axis": {"mesh.all_gather": 1},
     "computes_from_the_element": {"mesh.all_gather": 1},
     "boolean_table": {"mesh.all_gather": 1},

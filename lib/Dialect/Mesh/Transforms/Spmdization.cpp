@@ -447,21 +447,27 @@ bool Spmdizer::planTableRead(const TableRead &read, FlatSymbolRefAttr mesh,
     if (loop < 0)
       llvm::append_range(masked, axes);
   }
-  if (kept.empty())
-    return false;
   if (!masked.empty()) {
     // The result becomes partial over the masked axes: not if it already is
     // (a reduction), if a loop is split over one of them, or if the body
     // does more than yield the element (the neutral element would not be
-    // one any more). A sum of i1 is no or.
+    // one any more); a sum of i1 is no or. Those dimensions are gathered
+    // then.
     Type element = global.getElementType();
     if (!read.yieldsElement || !partial.empty() ||
         llvm::any_of(masked,
                      [&](MeshAxis axis) { return loops.usesAxis(axis); }) ||
         !(isa<FloatType>(element) ||
-          (isa<IntegerType>(element) && element.getIntOrFloatBitWidth() > 1)))
-      return false;
+          (isa<IntegerType>(element) && element.getIntOrFloatBitWidth() > 1))) {
+      for (auto [dim, isMasked] : kept)
+        if (isMasked)
+          pieceAxes[dim].clear();
+      llvm::erase_if(kept, [](auto entry) { return entry.second; });
+      masked.clear();
+    }
   }
+  if (kept.empty())
+    return false;
   piece = MeshSharding(mesh, pieceAxes);
   for (auto [dim, isMasked] : kept) {
     FailureOr<DimPieces> pieces = getDimPieces(global, meshOp, piece, dim);

@@ -365,6 +365,40 @@ func.func @two_tensors_from_above(%factors: tensor<4x5x5xf32>, %pos: tensor<5x2x
 
 mesh.mesh @mesh_2x2(shape = 2x2)
 
+// Rows over axis 0 and features over axis 1 in a body that computes from
+// the element: the rows cannot be masked, so they alone are gathered; the
+// features stay where they are.
+// CHECK-LABEL: func.func @rows_gathered_features_kept
+// CHECK-SAME:    (%[[IDS:.*]]: tensor<4x8xi64>, %[[TABLE:.*]]: tensor<32x16xf32>) -> tensor<4x8x16xf32>
+// CHECK:         %[[ROWS:.*]] = mesh.all_gather %[[TABLE]] on @mesh_2x2 mesh_axes = [0] gather_axis = 0 : tensor<32x16xf32> -> tensor<64x16xf32>
+// CHECK-NOT:     mesh.all_
+// CHECK:         tensor.extract %[[ROWS]]
+// CHECK-NOT:     mesh.all_
+// CHECK:         return
+func.func @rows_gathered_features_kept(%ids: tensor<4x8xi64>, %table: tensor<64x32xf32>) -> tensor<4x8x32xf32> {
+  %t = mesh.sharding @mesh_2x2 split_axes = [[0], [1]] : !mesh.sharding
+  %f = mesh.sharding @mesh_2x2 split_axes = [[], [], [1]] : !mesh.sharding
+  %table_s = mesh.shard %table to %t : tensor<64x32xf32>
+  %e = tensor.empty() : tensor<4x8x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(b, s, f) -> (b, s)>, affine_map<(b, s, f) -> (b, s, f)>],
+                       iterator_types = ["parallel", "parallel", "parallel"]}
+      ins(%ids : tensor<4x8xi64>) outs(%e : tensor<4x8x32xf32>) {
+    ^bb0(%id: i64, %o: f32):
+      %i = arith.index_cast %id : i64 to index
+      %j = linalg.index 2 : index
+      %v = tensor.extract %table_s[%i, %j] : tensor<64x32xf32>
+      %x = math.exp %v : f32
+      linalg.yield %x : f32
+  } -> tensor<4x8x32xf32>
+  %rs = mesh.shard %r to %f : tensor<4x8x32xf32>
+  %rr = mesh.shard %rs to %f annotate_for_users : tensor<4x8x32xf32>
+  return %rr : tensor<4x8x32xf32>
+}
+
+// -----
+
+mesh.mesh @mesh_2x2(shape = 2x2)
+
 // The ids split over the table's own axis: the result cannot be split and
 // partial over one axis, so the table is gathered whole.
 // CHECK-LABEL: func.func @ids_on_the_table_axis
