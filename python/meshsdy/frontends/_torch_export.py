@@ -10,7 +10,8 @@ import contextlib
 from collections.abc import Iterator
 from typing import Any
 
-__all__ = ["listed_constants_as_copies", "persistent_buffers", "static_experts", "views_as_reshapes"]
+__all__ = ["listed_constants_as_copies", "persistent_buffers", "static_experts", "strided_copies_as_clones",
+           "views_as_reshapes"]
 
 
 def views_as_reshapes(program: Any) -> int:
@@ -32,6 +33,25 @@ def views_as_reshapes(program: Any) -> int:
     if views:
         program.graph_module.recompile()
     return len(views)
+
+
+def strided_copies_as_clones(program: Any) -> int:
+    """Makes each `prims.copy_strided` of the decomposed program an
+    `aten.clone` (the same values: torch-mlir's tensors have no strides);
+    returns how many. torch's decompositions write it for a copy that keeps
+    a view's strides (an in-place `index_fill_` on the clone of a
+    transposed tensor), and torch-mlir has no lowering for it."""
+    import torch
+
+    copies = [n for n in program.graph.nodes
+              if n.op == "call_function" and n.target == torch.ops.prims.copy_strided.default]
+    for node in copies:
+        node.target = torch.ops.aten.clone.default
+        node.args = node.args[:1]
+        node.kwargs = {}
+    if copies:
+        program.graph_module.recompile()
+    return len(copies)
 
 
 def listed_constants_as_copies(program: Any) -> int:

@@ -1,8 +1,10 @@
 """What frontends/torch_fuzz.py found, each against PyTorch, simulated,
 natively and partitioned: a flip of a split tensor (its body reads its own
 operand from above: the partitioner gave it the local piece), rolls by a
-shift of the size or more (torch-mlir clamps the shift) and scatters along
-a negative dimension (torch-mlir swapped an index's components)."""
+shift of the size or more (torch-mlir clamps the shift), scatters along
+a negative dimension (torch-mlir swapped an index's components) and an
+in-place op on the clone of a transposed tensor (torch's decompositions
+copy it with `prims.copy_strided`, which torch-mlir refused)."""
 
 from __future__ import annotations
 
@@ -82,3 +84,14 @@ def test_scatters_along_negative_dimensions() -> None:
                 torch.zeros(2, 4).index_add(-1, torch.tensor([3, 0, 1, 1]), w))
 
     _agree(fn, [x, src, w])
+
+
+def test_an_in_place_op_on_the_clone_of_a_transposed_tensor() -> None:
+    def fn(x):  # noqa: ANN001, ANN202
+        y = x.transpose(2, 3).clone()
+        y.index_fill_(3, torch.tensor([0, 2]), 1.5)
+        return y
+
+    x = torch.arange(48.0).reshape(1, 2, 4, 6)
+    _agree(fn, [x])
+    _agree(fn, [x], mesh={"data": 2, "model": 2}, input_specs=[P(None, "data", "model", None)])
