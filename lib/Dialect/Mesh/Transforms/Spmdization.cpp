@@ -408,7 +408,8 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
     return failure();
   if (tableRead &&
       failed(maskTableRead(
-          mapping.lookup(operation->getResult(0)).getDefiningOp(), localTable,
+          mapping.lookupOrDefault(operation->getResult(0)).getDefiningOp(),
+          localTable,
           tablePieces, builder)))
     return failure();
   for (auto [result, sharding] :

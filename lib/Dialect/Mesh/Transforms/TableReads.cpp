@@ -11,7 +11,8 @@ using namespace mlir::mesh;
 std::optional<TableRead> mlir::mesh::matchTableRead(Operation *op,
                                                     Value table) {
   auto linalgOp = dyn_cast<linalg::LinalgOp>(op);
-  if (!linalgOp || op->getNumRegions() != 1 ||
+  // One result at least: the partitioner finds the op's copy through it.
+  if (!linalgOp || op->getNumResults() == 0 || op->getNumRegions() != 1 ||
       !op->getRegion(0).hasOneBlock() ||
       !isa<RankedTensorType>(table.getType()) ||
       llvm::is_contained(op->getOperands(), table))
@@ -46,13 +47,15 @@ LogicalResult mlir::mesh::maskTableRead(Operation *clone, Value localTable,
                                         ArrayRef<TablePieceDim> dims,
                                         OpBuilder &builder) {
   tensor::ExtractOp read;
-  clone->walk([&](tensor::ExtractOp extract) {
-    if (extract.getTensor() == localTable)
-      read = extract;
-  });
+  if (clone)
+    clone->walk([&](tensor::ExtractOp extract) {
+      if (extract.getTensor() == localTable)
+        read = extract;
+    });
   if (!read)
-    return clone->emitOpError(
-        "mesh-spmdization lost the read of its table (internal error)");
+    return emitError(localTable.getLoc(),
+                     "mesh-spmdization lost the read of its table (internal "
+                     "error)");
   OpBuilder::InsertionGuard guard(builder);
   builder.setInsertionPoint(read);
   Location loc = read.getLoc();

@@ -34,7 +34,7 @@ struct TableRead {
   bool yieldsElement = false;
 };
 
-/// Matches a linalg op whose body reads `table`, a ranked tensor from above
+/// Matches a linalg op with results whose body reads `table`, a ranked tensor from above
 /// (not one of its operands), in one `tensor.extract` directly in the body
 /// (other tensors it reads from above are no concern here).
 std::optional<TableRead> matchTableRead(Operation *op, Value table);
@@ -52,7 +52,8 @@ struct TablePieceDim {
 };
 
 /// In `clone`, the per-device copy of a matched op whose table is now
-/// `localTable`: the read subtracts where each piece starts, and where
+/// `localTable` (null, or no read of it there: an error), the read
+/// subtracts where each piece starts, and where
 /// some dimension is masked, yields the element only where the device
 /// holds it (-0.0 or 0 elsewhere: the neutral element of a sum).
 LogicalResult maskTableRead(Operation *clone, Value localTable,
