@@ -46,9 +46,7 @@ import json
 import os
 import random
 import re
-import subprocess
 import sys
-import time
 import traceback
 from collections import Counter
 from collections.abc import Iterable, Sequence
@@ -62,6 +60,7 @@ if TYPE_CHECKING:
 HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))
+from watched_worker import WatchedWorker  # noqa: E402
 
 GENERATORS = ("sdy", "mesh")
 #: An MLIRError with one of these in its text is a documented refusal
@@ -223,33 +222,20 @@ def run_batch(generator: str, seeds: Sequence[int], timeout: float = 300.0, nati
     while todo:
         cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "--generator", generator,
                *(["--native"] if native else []), "--dtype", dtype, "--seeds", *map(str, todo)]
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                env={**os.environ, "PYTHONHASHSEED": "0"})
+        worker = WatchedWorker(cmd, env={**os.environ, "PYTHONHASHSEED": "0"}, first_timeout=timeout)
         current: int | None = None
         done: set[int] = set()
-        deadline = [time.monotonic() + timeout]
-        import threading
-
-        def watchdog() -> None:
-            while proc.poll() is None:
-                if time.monotonic() > deadline[0]:
-                    proc.kill()
-                    return
-                time.sleep(0.5)
-
-        threading.Thread(target=watchdog, daemon=True).start()
-        assert proc.stdout is not None
-        for line in proc.stdout:
+        for line in worker.lines():
             if line.startswith("start "):
                 current = int(line.split()[1])
-                deadline[0] = time.monotonic() + timeout
+                worker.arm(timeout)
             elif line.startswith("{"):
                 result = json.loads(line)
                 results.append(result)
                 done.add(result["seed"])
                 current = None
-        stderr = proc.stderr.read() if proc.stderr else ""
-        code = proc.wait()
+        code = worker.wait()
+        stderr = "".join(worker.stderr_tail())
         todo = [s for s in todo if s not in done]
         if not todo:
             break

@@ -61,9 +61,7 @@ import math
 import os
 import random
 import re
-import subprocess
 import sys
-import threading
 import time
 import traceback
 from collections import Counter
@@ -73,6 +71,9 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from watched_worker import WatchedWorker  # noqa: E402
 
 #: The dimension sizes of the inputs.
 DIMS = (1, 2, 3, 4, 6, 8, 12)
@@ -1095,60 +1096,42 @@ def run_seeds(seeds: Sequence[int], *, native: bool = False, keep: Path | None =
         cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", "--timeout", str(timeout),
                *(["--native"] if native else []), *(["--keep", str(keep)] if keep else []),
                "--seed-list", ",".join(map(str, todo))]
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=child_env())
-        current: list[int | None] = [None]
-        stage = ["meshsdy"]
-        deadline = [time.monotonic() + timeout + 120]  # the first seed imports jax
-        stderr_lines: list[str] = []
-
-        def watchdog() -> None:
-            while proc.poll() is None:
-                if time.monotonic() > deadline[0]:
-                    proc.kill()
-                    return
-                time.sleep(0.5)
-
-        def drain() -> None:
-            assert proc.stderr is not None
-            for ln in proc.stderr:
-                stderr_lines.append(ln)
-                del stderr_lines[:-50]
-
-        threading.Thread(target=watchdog, daemon=True).start()
-        threading.Thread(target=drain, daemon=True).start()
+        worker = WatchedWorker(cmd, env=child_env(), first_timeout=timeout + 120)  # the first seed imports jax
+        current: int | None = None
+        stage = "meshsdy"
         done: set[int] = set()
-        assert proc.stdout is not None
-        for line in proc.stdout:
+        for line in worker.lines():
             if line.startswith("start "):
-                current[0] = int(line.split()[1])
-                deadline[0] = time.monotonic() + timeout
-                stage[0] = "meshsdy"
+                current = int(line.split()[1])
+                worker.arm(timeout)
+                stage = "meshsdy"
             elif line.startswith("stage "):
-                stage[0] = line.split()[2]
+                stage = line.split()[2]
             elif line.startswith("{"):
                 outcome = Outcome(**json.loads(line))
                 outcomes.append(outcome)
                 done.add(outcome.seed)
-                current[0] = None
+                current = None
                 if on_outcome:
                     on_outcome(outcome)
-        code = proc.wait()
+        code = worker.wait()
         todo = [s for s in todo if s not in done]
         if not todo:
             break
-        if current[0] is None:
-            raise RuntimeError(f"worker exited with {code} outside a seed: {''.join(stderr_lines)[-2000:]}")
-        lines = [ln.strip() for ln in stderr_lines if ln.strip() and not ln.lstrip().startswith(("@ ", "***"))]
+        if current is None:
+            raise RuntimeError(f"worker exited with {code} outside a seed: {''.join(worker.stderr_tail())[-2000:]}")
+        lines = [ln.strip() for ln in worker.stderr_tail()
+                 if ln.strip() and not ln.lstrip().startswith(("@ ", "***"))]
         tail = " | ".join(lines[-3:])[:400]
         message = f"process exit {code}" + (f": {tail}" if tail else "")
         # An abort while JAX lowers or runs the program is XLA's (the
         # generator should not write such programs); after it, ours.
-        outcome = (Outcome(current[0], "bad-program", "JAX aborted: " + message) if stage[0] == "jax"
-                   else Outcome(current[0], "crash", message))
+        outcome = (Outcome(current, "bad-program", "JAX aborted: " + message) if stage == "jax"
+                   else Outcome(current, "crash", message))
         outcomes.append(outcome)
         if on_outcome:
             on_outcome(outcome)
-        todo.remove(current[0])
+        todo.remove(current)
     return sorted(outcomes, key=lambda o: o.seed)
 
 

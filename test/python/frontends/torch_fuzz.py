@@ -68,9 +68,7 @@ import math
 import os
 import random
 import re
-import subprocess
 import sys
-import threading
 import time
 import traceback
 from collections import Counter
@@ -78,6 +76,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+from watched_worker import WatchedWorker  # noqa: E402
 from typing import Any
 
 HERE = Path(__file__).resolve()
@@ -1122,33 +1123,14 @@ def run_batch(seeds: Sequence[int], *, native: bool = False, keep: str | None = 
         cmd = [sys.executable, str(HERE), "--worker", *(["--native"] if native else []),
                *(["--keep", keep] if keep else []), *(["--exclude", ",".join(exclude)] if exclude else []),
                "--seed-list", *map(str, todo)]
-        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                env={**os.environ, "PYTHONHASHSEED": "0"})
+        # The first seed pays for the imports.
+        worker = WatchedWorker(cmd, env={**os.environ, "PYTHONHASHSEED": "0"}, first_timeout=timeout + 120)
         current: int | None = None
         done: set[int] = set()
-        deadline = [time.monotonic() + timeout + 120]  # the first seed pays for the imports
-        stderr_lines: list[str] = []
-
-        def watchdog() -> None:
-            while proc.poll() is None:
-                if time.monotonic() > deadline[0]:
-                    proc.kill()
-                    return
-                time.sleep(0.5)
-
-        def drain() -> None:
-            assert proc.stderr is not None
-            for line in proc.stderr:
-                stderr_lines.append(line)
-                del stderr_lines[:-50]
-
-        threading.Thread(target=watchdog, daemon=True).start()
-        threading.Thread(target=drain, daemon=True).start()
-        assert proc.stdout is not None
-        for line in proc.stdout:
+        for line in worker.lines():
             if line.startswith("start "):
                 current = int(line.split()[1])
-                deadline[0] = time.monotonic() + timeout
+                worker.arm(timeout)
             elif line.startswith("{"):
                 result = json.loads(line)
                 results.append(result)
@@ -1156,13 +1138,14 @@ def run_batch(seeds: Sequence[int], *, native: bool = False, keep: str | None = 
                 current = None
                 if on_result:
                     on_result(result)
-        code = proc.wait()
+        code = worker.wait()
         todo = [s for s in todo if s not in done]
         if not todo:
             break
         if current is None:
-            raise RuntimeError(f"torch_fuzz worker exited with {code} outside a seed: {''.join(stderr_lines)[-2000:]}")
-        tail = [ln.strip() for ln in stderr_lines if ln.strip()][-3:]
+            raise RuntimeError(f"torch_fuzz worker exited with {code} outside a seed: "
+                               f"{''.join(worker.stderr_tail())[-2000:]}")
+        tail = [ln.strip() for ln in worker.stderr_tail() if ln.strip()][-3:]
         result = {"seed": current, "verdict": "crash", "stages": {},
                   "message": f"child died (exit {code})" + (": " + " | ".join(tail)[:300] if tail else "")}
         results.append(result)
