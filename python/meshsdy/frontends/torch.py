@@ -58,6 +58,7 @@ from ._torch_f64_scalars import f64_scalars_as_tensors
 from ._torch_float_division import exact_fmod, floor_divisions_as_pythons
 from ._torch_normal_args import normal_arguments
 from ._torch_mean import means_in_f32
+from ._torch_decompositions import meshsdy_decompositions
 from ._torch_export import (listed_constants_as_copies, persistent_buffers, static_experts, strided_copies_as_clones,
                             views_as_reshapes)
 from ._torch_opmath import compute_16_bit_in_f32
@@ -196,7 +197,7 @@ def _export(module: Any, names: list[str], values: list[Any], inputs: tuple[Any,
             compute_16_bit_in_f32(program)
             # torch-mlir's decompositions, run here so that the numbers
             # they leave in tensor positions can be fixed before import.
-            program = program.run_decompositions(get_decomposition_table())
+            program = program.run_decompositions({**get_decomposition_table(), **meshsdy_decompositions()})
             strided_copies_as_clones(program)
             f64_scalars_as_tensors(program)
             normal_arguments(program)

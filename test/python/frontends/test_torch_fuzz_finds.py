@@ -4,7 +4,10 @@ operand from above: the partitioner gave it the local piece), rolls by a
 shift of the size or more (torch-mlir clamps the shift), scatters along
 a negative dimension (torch-mlir swapped an index's components) and an
 in-place op on the clone of a transposed tensor (torch's decompositions
-copy it with `prims.copy_strided`, which torch-mlir refused)."""
+copy it with `prims.copy_strided`, which torch-mlir refused), and what
+torch-mlir refused, decomposed before its import (frontends/
+_torch_decompositions.py): `cummax` / `cummin`, a mean scatter, a boolean
+mask's assignment."""
 
 from __future__ import annotations
 
@@ -95,3 +98,73 @@ def test_an_in_place_op_on_the_clone_of_a_transposed_tensor() -> None:
     x = torch.arange(48.0).reshape(1, 2, 4, 6)
     _agree(fn, [x])
     _agree(fn, [x], mesh={"data": 2, "model": 2}, input_specs=[P(None, "data", "model", None)])
+
+
+def _ties_and_nans(shape: tuple[int, ...]) -> torch.Tensor:
+    """Small integers as floats (many ties), a NaN at every fifth element."""
+    x = (torch.arange(float(np.prod(shape))) * 7 % 5 - 2).reshape(shape)
+    x.view(-1)[3::5] = float("nan")
+    return x
+
+
+@pytest.mark.parametrize("op", ["cummax", "cummin"])
+def test_running_extremes_with_ties_and_nans(op: str) -> None:
+    """Ties give the latest index; a NaN stays from its first position on,
+    each later NaN taking the index: torch's own loop."""
+    fn = lambda x: getattr(torch, op)(x, dim=1)  # noqa: E731
+    x = _ties_and_nans((4, 8))
+    _agree(fn, [x])
+    _agree(fn, [x], mesh={"data": 2, "model": 2}, input_specs=[P("data", "model")])
+
+
+@pytest.mark.parametrize(("op", "shape", "dim"), [("cummax", (6, 3), -2), ("cummin", (2, 3, 5), 2),
+                                                   ("cummax", (7,), 0), ("cummin", (1, 1), 1)])
+def test_running_extremes_of_integers(op: str, shape: tuple[int, ...], dim: int) -> None:
+    x = (torch.arange(int(np.prod(shape)), dtype=torch.int32) * 5 % 7 - 3).reshape(shape)
+    _agree(lambda x: getattr(torch, op)(x, dim=dim), [x])
+
+
+def test_the_running_maximum_of_computed_values() -> None:
+    """The values of a computed tensor (exact: small integers), the
+    indices read as a position, split over the scanned dimension."""
+    def fn(x, b):  # noqa: ANN001, ANN202
+        values, indices = torch.cummax(x * 2 - b, dim=-1)
+        return values + 1, indices * 3
+
+    x = (torch.arange(32.0) * 3 % 11).reshape(4, 8)
+    b = torch.arange(8.0) % 3
+    _agree(fn, [x, b], mesh={"data": 2, "model": 2}, input_specs=[P("data", "model"), P("model")])
+
+
+@pytest.mark.parametrize("include_self", [True, False])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int32])
+def test_a_mean_scatter(include_self: bool, dtype: torch.dtype) -> None:
+    """`scatter_reduce(..., "mean")`: the sum over the count of values each
+    position took (floor division for integers); a position no index
+    names keeps its value. torch-mlir's form of it was refused."""
+    def fn(x, src):  # noqa: ANN001, ANN202
+        index = torch.tensor([[0, 1, 0, 3, 0], [3, 3, 1, 0, 3], [1, 1, 1, 1, 0], [0, 0, 0, 0, 0]])
+        return x.scatter_reduce(1, index, src, reduce="mean", include_self=include_self)
+
+    x = (torch.arange(16) * 5 % 9 - 4).reshape(4, 4).to(dtype)
+    src = (torch.arange(20) * 3 % 7 - 3).reshape(4, 5).to(dtype)
+    _agree(fn, [x, src])
+    _agree(fn, [x, src], mesh={"data": 2, "model": 2}, input_specs=[P("data", "model"), P("data", None)])
+
+
+@pytest.mark.parametrize("accumulate", [False, True])
+def test_a_boolean_mask_assignment(accumulate: bool) -> None:
+    """`x[mask] = value` over x's leading dimensions: torch-mlir reads the
+    mask through `nonzero` (a run-time shape), which was refused; it is a
+    select."""
+    def fn(x, y):  # noqa: ANN001, ANN202
+        v = x.clone()
+        v.index_put_((y > 1,), torch.tensor(0.5), accumulate=accumulate)
+        w = x.clone()
+        w[x < 0] = -3.0
+        return v, w
+
+    x = (torch.arange(24.0) * 5 % 7 - 3).reshape(4, 3, 2)
+    y = (torch.arange(12.0) % 4).reshape(4, 3)
+    _agree(fn, [x, y])
+    _agree(fn, [x, y], mesh={"data": 2, "model": 2}, input_specs=[P("data", None, "model"), P("data", None)])
