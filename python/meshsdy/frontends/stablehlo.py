@@ -28,6 +28,7 @@ jax and jaxlib are imported on first use.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -81,6 +82,18 @@ def _one_line(e: BaseException) -> str:
     return text.splitlines()[0] if text else type(e).__name__
 
 
+#: jaxlib 0.10.2 prints the dynamic_slice of a 0-d tensor (no start
+#: indices) with an empty operand list between two commas, which its own
+#: parser then rejects ("expected 'sizes'"): `lax.dynamic_slice(x, (), ())`.
+_EMPTY_DYNAMIC_SLICE = re.compile(r"(stablehlo\.dynamic_slice %[\w.$#-]+), , sizes = \[\]")
+
+
+def _reparsable(text: str) -> str:
+    """`text` with what jaxlib prints but cannot parse written as it parses
+    it (the same program)."""
+    return _EMPTY_DYNAMIC_SLICE.sub(r"\1, sizes = []", text)
+
+
 def _legalize_in_jaxlib(text: str) -> str:
     """`text` through JAXLIB_PIPELINE in jaxlib's context, printed in generic
     form with locations."""
@@ -95,7 +108,7 @@ def _legalize_in_jaxlib(text: str) -> str:
     context = jax_mlir.make_ir_context()
     with context, jax_ir.Location.unknown():
         try:
-            module = jax_ir.Module.parse(text)
+            module = jax_ir.Module.parse(_reparsable(text))
         except jax_ir.MLIRError as e:
             raise FrontendError(f"{_SOURCE}: jaxlib cannot parse the program: {_one_line(e)}") from None
         _before_legalization(module, jax_ir)
@@ -129,7 +142,10 @@ def _before_legalization(module: Any, jax_ir: Any) -> None:
     - an op without regions or effects whose results, of static shapes,
       hold no elements, by empty constants: `lax.associative_scan` slices
       `x[2:2:2]` of two elements, which the legalization wrote as an
-      `extract_slice` at offset 2 that the verifier refuses."""
+      `extract_slice` at offset 2 that the verifier refuses;
+    - a `stablehlo.dynamic_slice` of a 0-d tensor (no start index) by its
+      operand, which it is: the legalization crashed the process on it
+      (`lax.dynamic_slice(x, (), ())`)."""
     found: list[tuple[Any, list[Any] | None]] = []  # (op, its results' replacements; None: empty constants)
 
     def empty(result: Any) -> bool:
@@ -144,6 +160,9 @@ def _before_legalization(module: Any, jax_ir: Any) -> None:
             inputs = list(op.operands)[:len(results)]
             if [str(v.type) for v in inputs] == [str(r.type) for r in results]:
                 found.append((op, inputs))
+        elif name == "stablehlo.dynamic_slice" and len(op.operands) == 1 and \
+                str(op.operands[0].type) == str(results[0].type):
+            found.append((op, [op.operands[0]]))
         elif name.startswith("stablehlo.") and name not in _KEPT_EVEN_EMPTY and not len(op.regions) and \
                 results and all(map(empty, results)):
             found.append((op, None))

@@ -280,3 +280,22 @@ def test_cli_refuses_a_custom_call_in_one_line(tmp_path: Path) -> None:
     assert result.stderr == ("error: StableHLO: 'stablehlo.custom_call' at loc(\"m.py\":3:1) "
                              "has no conversion to meshsdy's ops\n")
     assert result.stdout == ""
+
+
+def test_a_dynamic_slice_of_a_scalar_comes_in() -> None:
+    """`lax.dynamic_slice(x, (), ())`: jaxlib prints it with an empty operand
+    list its own parser rejects, and its legalization crashed the process on
+    it; it is its operand. (jax_fuzz seed 618, jax_fuzz_more seed 816.)"""
+    jax = pytest.importorskip("jax")
+    from meshsdy.frontends import from_jax
+
+    def fn(x):  # noqa: ANN001, ANN202
+        return jax.lax.dynamic_slice(x[1] * 2, (), ()) + x
+
+    x = np.array([1.5, -2.0, 4.0], np.float32)
+    assert ", , sizes = []" in jax.jit(fn).lower(x).as_text()
+    with ir.Context():
+        module = from_jax(fn, x)
+        assert "stablehlo" not in str(module)
+        (got,) = sim.simulate(str(module), "main", [x])
+    np.testing.assert_array_equal(got, np.asarray(fn(x)))
