@@ -57,7 +57,6 @@ def _scan(x: Any, dim: int, takes_later: Any) -> tuple[Any, Any]:
         later_nan = torch.isnan(values)
         earlier_nan = torch.isnan(earlier_values)
         later = later_nan | (~earlier_nan & takes_later(earlier_values, values))
-        later = later | (positions < step)
         values = torch.where(later, values, earlier_values)
         indices = torch.where(later, indices, earlier_indices)
         step *= 2
@@ -99,7 +98,7 @@ def _index_put(x: Any, indices: list[Any], values: Any, accumulate: bool = False
     mask = indices[0]
     if mask.dim() > x.dim() or tuple(mask.shape) != tuple(x.shape[:mask.dim()]):
         return NotImplemented
-    mask = mask.reshape(*mask.shape, *[1] * (x.dim() - mask.dim()))
+    mask = mask.reshape(tuple(mask.shape) + (1,) * (x.dim() - mask.dim()))
     value = values.reshape(()).to(x.dtype)
     return torch.where(mask, x + value if accumulate else value, x)
 

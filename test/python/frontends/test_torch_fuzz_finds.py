@@ -168,3 +168,16 @@ def test_a_boolean_mask_assignment(accumulate: bool) -> None:
     y = (torch.arange(12.0) % 4).reshape(4, 3)
     _agree(fn, [x, y])
     _agree(fn, [x, y], mesh={"data": 2, "model": 2}, input_specs=[P("data", None, "model"), P("data", None)])
+
+
+def test_a_zero_d_mask_assignment() -> None:
+    """A 0-d mask given to `index_put_` assigns everything or nothing.
+    (`x[flag] = value` itself stops in torch.export: a data-dependent
+    shape.)"""
+    def fn(x):  # noqa: ANN001, ANN202
+        v = x.clone()
+        v.index_put_((x.sum() > 0,), torch.tensor(2.0))
+        return v
+
+    _agree(fn, [torch.arange(6.0).reshape(2, 3)])
+    _agree(fn, [-torch.arange(6.0).reshape(2, 3)])
