@@ -47,6 +47,12 @@ struct SpmdizePipelineOptions
       llvm::cl::desc("locations naming where each propagated sharding came "
                      "from (see mesh-sharding-propagation)"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> staged{
+      *this, "staged",
+      llvm::cl::desc("run the stages' passes as passes of the enclosing "
+                     "pass manager (each verified, timed and printable on "
+                     "its own) rather than inside one meshsdy-one-pass"),
+      llvm::cl::init(false)};
   PassOptions::Option<SpmdizeLowering> lowerTo{
       *this, "lower-to", llvm::cl::desc("how far to lower the result"),
       llvm::cl::init(SpmdizeLowering::None),
@@ -89,6 +95,12 @@ void registerSpmdizePipelines();
 /// so that the pass manager does not verify again after it.
 std::unique_ptr<Pass> createQuietCanonicalizePass();
 void registerQuietCanonicalizePass();
+
+/// `meshsdy-one-pass`: runs `pipeline` (anchored on builtin.module) as one
+/// pass, verified once after it rather than after each of its passes
+/// (lib/Conversion/Pipelines/OnePass.cpp).
+std::unique_ptr<Pass> createOnePass(OpPassManager pipeline);
+void registerOnePass();
 
 /// Upstream's loop-invariant code motion, preserving all analyses when it
 /// moves nothing (lib/Conversion/Pipelines/QuietHoist.cpp).

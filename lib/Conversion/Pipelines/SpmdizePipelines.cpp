@@ -21,6 +21,7 @@
 #include "meshsdy/Dialect/Sdy/Transforms/Export/Passes.h"
 #include "meshsdy/Dialect/Sdy/Transforms/Pipelines.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -156,16 +157,30 @@ mlir::meshsdy::getPipelineStageTexts(StringRef name, StringRef options,
   return failure();
 }
 
+/// The stages inside one meshsdy-one-pass (verified once, after the whole
+/// partitioning), or as passes of `pm` with `staged`.
+static void addStagesAsOnePass(OpPassManager &pm,
+                               ArrayRef<PipelineStage> stages,
+                               const SpmdizePipelineOptions &options) {
+  if (options.staged)
+    return addStages(pm, stages);
+  OpPassManager inner(ModuleOp::getOperationName(),
+                      OpPassManager::Nesting::Explicit);
+  addStages(inner, stages);
+  pm.addPass(createOnePass(std::move(inner)));
+}
+
 void mlir::meshsdy::registerSpmdizePipelines() {
   registerQuietCanonicalizePass();
   registerQuietHoistPass();
+  registerOnePass();
   PassPipelineRegistration<SpmdizePipelineOptions>(
       "mesh-spmdize-pipeline",
       "Propagate shardings and partition every function into its "
       "per-device form (mesh-module-sharding-propagation, mesh-spmdization, "
       "cleanups, optional lowerings)",
       [](OpPassManager &pm, const SpmdizePipelineOptions &options) {
-        addStages(pm, getMeshSpmdizeStages(options));
+        addStagesAsOnePass(pm, getMeshSpmdizeStages(options), options);
       });
   PassPipelineRegistration<SpmdizePipelineOptions>(
       "sdy-spmdize-pipeline",
@@ -175,6 +190,6 @@ void mlir::meshsdy::registerSpmdizePipelines() {
       "mesh-spmdize-pipeline with the same options, without its "
       "propagation)",
       [](OpPassManager &pm, const SpmdizePipelineOptions &options) {
-        addStages(pm, getSdySpmdizeStages(options));
+        addStagesAsOnePass(pm, getSdySpmdizeStages(options), options);
       });
 }

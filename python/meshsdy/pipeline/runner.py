@@ -68,7 +68,7 @@ def spmdize(
 
     handler = module.context.attach_diagnostic_handler(on_diagnostic)
     try:
-        pipeline = _run(module, order, extra)
+        pipeline = _run(module, order, extra, one_pass=True)
     finally:
         handler.detach()
     return _report(module, recorded, remarks, pipeline)
@@ -178,9 +178,16 @@ def _checked(extra_passes: Mapping[str, Sequence[ExtraPass]] | None,
     return extra
 
 
-def _run(module: ir.Module, order: Order, extra: Mapping[str, Sequence[ExtraPass]]) -> str:
+def _run(module: ir.Module, order: Order, extra: Mapping[str, Sequence[ExtraPass]],
+         one_pass: bool = False) -> str:
     """Runs the stages of `order` with the extra passes after the stage of
-    the same name, in one PassManager; returns the pipeline text."""
+    the same name, in one PassManager; returns the pipeline text.
+
+    With `one_pass`, each run of consecutive stage passes (up to an extra
+    pass or a recorder) runs inside one `meshsdy-one-pass`, as
+    `mesh-opt --sdy-spmdize-pipeline` runs them: the module is verified
+    after the run, not after each of its passes. The returned text lists
+    the passes themselves."""
     for point, passes in extra.items():
         if isinstance(passes, str) or callable(passes):
             raise TypeError(f"extra_passes[{point!r}] must be a list of passes, got {passes!r} "
@@ -188,16 +195,32 @@ def _run(module: ir.Module, order: Order, extra: Mapping[str, Sequence[ExtraPass
     with module.context:
         pm = PassManager("builtin.module")
         described: list[str] = []
+        batch: list[str] = []
+
+        def flush() -> None:
+            if len(batch) > 1:
+                pm.add(f"meshsdy-one-pass{{pipeline=builtin.module({','.join(batch)})}}")
+            elif batch:
+                pm.add(batch[0])
+            batch.clear()
+
         for name, passes in order:
-            for p in list(passes) + list(extra.get(name, [])):
+            staged = [(p, True) for p in passes] + [(p, False) for p in extra.get(name, [])]
+            for p, from_stage in staged:
                 if isinstance(p, str):
-                    pm.add(p)
+                    if one_pass and from_stage:
+                        batch.append(p)
+                    else:
+                        flush()
+                        pm.add(p)
                     described.append(p)
                 elif callable(p):
+                    flush()
                     pm.add(p, name=getattr(p, "__name__", "python-pass"))
                     if not getattr(p, "internal", False):
                         described.append("<python>")
                 else:
                     raise TypeError(f"an extra pass must be a string or a callable, got {type(p).__name__}")
+        flush()
         pm.run(module.operation)
     return module_pipeline(described)

@@ -1,5 +1,18 @@
 // RUN: mesh-opt %s --sdy-spmdize-pipeline | FileCheck %s
 // RUN: mesh-opt %s --sdy-spmdize-pipeline=lower-to=mpi | FileCheck %s --check-prefix=MPI
+// The pipeline runs as one meshsdy-one-pass; staged, its passes run (and
+// are verified) one by one, with the same output.
+// RUN: mesh-opt %s --sdy-spmdize-pipeline=staged | FileCheck %s
+// RUN: mesh-opt %s --sdy-spmdize-pipeline='lower-to=mpi staged' | FileCheck %s --check-prefix=MPI
+// RUN: mesh-opt %s --sdy-spmdize-pipeline --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=ONE
+// RUN: mesh-opt %s --sdy-spmdize-pipeline=staged --dump-pass-pipeline -o /dev/null 2>&1 | FileCheck %s --check-prefix=STAGED
+// ONE: builtin.module(
+// ONE-NEXT: meshsdy-one-pass{pipeline=builtin.module(func.func(mesh-fold-reshapes-into-linalg),{{.*}}sdy-user-priority-propagate{{.*}}func.func(mesh-spmdization){{.*}})}
+// ONE-NEXT: )
+// STAGED: builtin.module(
+// STAGED-NEXT: func.func(
+// STAGED-NEXT: mesh-fold-reshapes-into-linalg
+// STAGED-NOT: meshsdy-one-pass
 
 // A two-layer MLP the JAX way: the input split on "data", the weights'
 // columns on "model". Each layer's activation is all-gathered over "model"

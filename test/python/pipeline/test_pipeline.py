@@ -110,17 +110,24 @@ def test_pipeline_string_matches_stages() -> None:
                            "mesh-fold-extracts-into-linalg),mesh-module-sharding-propagation{")
     assert "traversal=backward" in text.split("}")[0]
     assert re.search(r"func\.func\([^)]*mesh-lower-all-slice", text)
-    dump = subprocess.run([meshsdy.tool_path("mesh-opt"), "--mesh-spmdize-pipeline=traversal=backward lower-to=mesh",
-                           "--dump-pass-pipeline", "-o", "/dev/null", "-"],
-                          input="module {}", capture_output=True, text=True, timeout=60)
-    assert dump.returncode == 0, dump.stderr
-    printed = re.sub(r"\s+", "", dump.stderr.split("\n", 1)[1])
+
+    def dumped(options: str) -> str:
+        dump = subprocess.run([meshsdy.tool_path("mesh-opt"), f"--mesh-spmdize-pipeline={options}",
+                               "--dump-pass-pipeline", "-o", "/dev/null", "-"],
+                              input="module {}", capture_output=True, text=True, timeout=60)
+        assert dump.returncode == 0, dump.stderr
+        return re.sub(r"\s+", "", dump.stderr.split("\n", 1)[1])
+
     with ir.Context():
         # Both spell out every option; parsing and printing normalises them.
         from mlir.passmanager import PassManager
 
         ours = re.sub(r"\s+", "", str(PassManager.parse(text)))
-    assert ours == printed
+    assert ours == dumped("traversal=backward lower-to=mesh staged=true")
+    # Without `staged`, the same passes run inside one meshsdy-one-pass.
+    inner = ours.removeprefix("builtin.module(").removesuffix(")")
+    assert dumped("traversal=backward lower-to=mesh") == (
+        f"builtin.module(meshsdy-one-pass{{pipeline=builtin.module({inner})}})")
 
 
 def test_ops_without_a_model_are_named_in_the_report() -> None:

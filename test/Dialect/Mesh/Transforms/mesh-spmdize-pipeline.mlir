@@ -1,6 +1,11 @@
 // RUN: mesh-opt %s --mesh-spmdize-pipeline | FileCheck %s
 // RUN: mesh-opt %s --mesh-spmdize-pipeline='traversal=backward-forward lower-to=mesh' | FileCheck %s --check-prefix=LOWERED
 // RUN: mesh-opt %s --mesh-spmdize-pipeline='lower-to=mpi' | FileCheck %s --check-prefix=MPI
+// Staged (each pass run and verified on its own, not inside one
+// meshsdy-one-pass): the same output.
+// RUN: mesh-opt %s --mesh-spmdize-pipeline=staged | FileCheck %s
+// RUN: mesh-opt %s --mesh-spmdize-pipeline='traversal=backward-forward lower-to=mesh staged' | FileCheck %s --check-prefix=LOWERED
+// RUN: mesh-opt %s --mesh-spmdize-pipeline='lower-to=mpi staged' | FileCheck %s --check-prefix=MPI
 // RUN: not mesh-opt %s --mesh-spmdize-pipeline='lower-to=nccl' 2>&1 | FileCheck %s --check-prefix=BAD
 
 mesh.mesh @mesh_4(shape = 4)
