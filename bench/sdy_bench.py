@@ -10,7 +10,11 @@ both times are the pass pipeline alone (parsing excluded), best of
 `--repeat`, the runs of the two alternating. Then the whole way to
 per-device code the same way: our `sdy-spmdize-pipeline` against Shardy's
 import, propagation, export with explicit collectives and global-to-local
-(`SHARDY_SPMDIZE`). Both are given in wall and in CPU time (each
+(`SHARDY_SPMDIZE`). Ours runs as one pass (`meshsdy-one-pass`, verified
+once, after it, docs/spmd.md); with the verifier on, the same pipeline run
+pass by pass (`staged=true`, a verification after each of its passes, as
+Shardy's pipeline of a dozen passes is run) is timed too, for reference.
+Both are given in wall and in CPU time (each
 process's own; on a machine shared with other work the CPU time moves much
 less than the wall clock). Then our pipelines alone on about 10k and 100k
 ops (best of up to 3 runs each), for their scaling (linear: a ratio of
@@ -260,8 +264,9 @@ def check_same_collectives(ours: str, theirs: str, layers: int) -> None:
 
 
 def compare(title: str, ours_pipeline: str, shardy_pipeline: str, layers: int, repeat: int,
-            check: Callable[[str, str, int], None]) -> None:
-    """Prints our best time against Shardy's, verifier on and off."""
+            check: Callable[[str, str, int], None], ours_staged: str | None = None) -> None:
+    """Prints our best time against Shardy's, verifier on and off; with
+    `ours_staged`, also that pipeline's time, verifier on."""
     print(f"MLP, {layers} layers, {title} (best of {repeat}, parsing excluded):")
     for verify in (True, False):
         ours, shardy = time_both(mlp_ours(layers), mlp_stablehlo(layers), repeat, verify,
@@ -270,6 +275,14 @@ def compare(title: str, ours_pipeline: str, shardy_pipeline: str, layers: int, r
         print(f" {label}:")
         print(f"  {'':26s}{'wall':>11s} {'CPU':>12s}")
         print(f"  meshsdy (upstream ops)      {ours.wall * 1e3:9.1f} ms {ours.cpu * 1e3:9.1f} ms")
+        if verify and ours_staged:
+            staged = Best()
+            for _ in range(repeat):
+                staged.add(*_run_ours(mlp_ours(layers), verify, ours_staged))
+            if staged.result != ours.result:
+                raise AssertionError(f"{ours_staged} and {ours_pipeline} differ")
+            print(f"  meshsdy, staged (reference) {staged.wall * 1e3:9.1f} ms {staged.cpu * 1e3:9.1f} ms"
+                  f"  (a verification after each pass; same output)")
         if shardy is None:
             print("  Shardy (jaxlib)             not installed")
             continue
@@ -291,7 +304,8 @@ def main() -> None:
     compare("sdy-propagation-pipeline", "sdy-propagation-pipeline", "sdy-propagation-pipeline",
             args.layers, args.repeat, check_same_shardings)
     compare("to per-device code (ours: sdy-spmdize-pipeline; Shardy: SHARDY_SPMDIZE)",
-            "sdy-spmdize-pipeline", SHARDY_SPMDIZE, args.layers, args.repeat, check_same_collectives)
+            "sdy-spmdize-pipeline", SHARDY_SPMDIZE, args.layers, args.repeat, check_same_collectives,
+            ours_staged="sdy-spmdize-pipeline{staged=true}")
     if args.no_scaling:
         return
     # 7 ops per layer: about 10k and 100k ops; best of up to 3 runs each,

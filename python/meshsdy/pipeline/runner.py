@@ -181,46 +181,59 @@ def _checked(extra_passes: Mapping[str, Sequence[ExtraPass]] | None,
 def _run(module: ir.Module, order: Order, extra: Mapping[str, Sequence[ExtraPass]],
          one_pass: bool = False) -> str:
     """Runs the stages of `order` with the extra passes after the stage of
-    the same name, in one PassManager; returns the pipeline text.
-
-    With `one_pass`, each run of consecutive stage passes (up to an extra
-    pass or a recorder) runs inside one `meshsdy-one-pass`, as
-    `mesh-opt --sdy-spmdize-pipeline` runs them: the module is verified
-    after the run, not after each of its passes. The returned text lists
-    the passes themselves."""
+    the same name, in one PassManager (see `_entries` for `one_pass`);
+    returns the pipeline text, which lists the passes themselves."""
     for point, passes in extra.items():
         if isinstance(passes, str) or callable(passes):
             raise TypeError(f"extra_passes[{point!r}] must be a list of passes, got {passes!r} "
                             f"(did you mean [{passes!r}]?)")
+    entries, described = _entries(order, extra, one_pass)
     with module.context:
         pm = PassManager("builtin.module")
-        described: list[str] = []
-        batch: list[str] = []
-
-        def flush() -> None:
-            if len(batch) > 1:
-                pm.add(f"meshsdy-one-pass{{pipeline=builtin.module({','.join(batch)})}}")
-            elif batch:
-                pm.add(batch[0])
-            batch.clear()
-
-        for name, passes in order:
-            staged = [(p, True) for p in passes] + [(p, False) for p in extra.get(name, [])]
-            for p, from_stage in staged:
-                if isinstance(p, str):
-                    if one_pass and from_stage:
-                        batch.append(p)
-                    else:
-                        flush()
-                        pm.add(p)
-                    described.append(p)
-                elif callable(p):
-                    flush()
-                    pm.add(p, name=getattr(p, "__name__", "python-pass"))
-                    if not getattr(p, "internal", False):
-                        described.append("<python>")
-                else:
-                    raise TypeError(f"an extra pass must be a string or a callable, got {type(p).__name__}")
-        flush()
+        for entry in entries:
+            if isinstance(entry, str):
+                pm.add(entry)
+            else:
+                pm.add(entry, name=getattr(entry, "__name__", "python-pass"))
         pm.run(module.operation)
     return module_pipeline(described)
+
+
+def _entries(order: Order, extra: Mapping[str, Sequence[ExtraPass]],
+             one_pass: bool) -> tuple[list[ExtraPass], list[str]]:
+    """What `_run` adds to its PassManager, in order, and the passes it
+    describes (a Python pass as "<python>", a recorder not at all).
+
+    With `one_pass`, each run of consecutive stage passes (up to an extra
+    pass or a recorder) becomes one `meshsdy-one-pass`, as
+    `mesh-opt --sdy-spmdize-pipeline` runs them: the module is verified
+    after the run, not after each of its passes. Extra passes stand alone."""
+    entries: list[ExtraPass] = []
+    described: list[str] = []
+    batch: list[str] = []
+
+    def flush() -> None:
+        if len(batch) > 1:
+            entries.append(f"meshsdy-one-pass{{pipeline=builtin.module({','.join(batch)})}}")
+        else:
+            entries.extend(batch)
+        batch.clear()
+
+    for name, passes in order:
+        for p, from_stage in [(p, True) for p in passes] + [(p, False) for p in extra.get(name, [])]:
+            if isinstance(p, str):
+                if one_pass and from_stage:
+                    batch.append(p)
+                else:
+                    flush()
+                    entries.append(p)
+                described.append(p)
+            elif callable(p):
+                flush()
+                entries.append(p)
+                if not getattr(p, "internal", False):
+                    described.append("<python>")
+            else:
+                raise TypeError(f"an extra pass must be a string or a callable, got {type(p).__name__}")
+    flush()
+    return entries, described

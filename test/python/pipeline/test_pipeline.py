@@ -130,6 +130,32 @@ def test_pipeline_string_matches_stages() -> None:
         f"builtin.module(meshsdy-one-pass{{pipeline=builtin.module({inner})}})")
 
 
+def test_stage_passes_run_inside_one_pass() -> None:
+    """`spmdize` runs each run of consecutive stage passes inside one
+    meshsdy-one-pass (verified once, as `mesh-opt --sdy-spmdize-pipeline`
+    runs them); a user's extra pass and the report's recorders stand alone,
+    and the described pipeline lists the passes themselves."""
+    import re
+
+    from meshsdy.pipeline import runner
+
+    order = runner._spmdize_order(True, "forward-backward", None, False, runner._Recorded())
+    entries, described = runner._entries(order, {"after-sdy-propagation": ["cse"]}, one_pass=True)
+    one = re.compile(r"meshsdy-one-pass\{pipeline=builtin\.module\((.*)\)\}$")
+    kinds = ["one" if isinstance(e, str) and one.match(e) else "python" if callable(e) else e for e in entries]
+    assert kinds == ["python", "one", "cse", "python", "one", "python", "one"]
+    groups = pipeline.sdy_spmdize_stages()
+    stage_passes = [p for group in groups.values() for p in group]
+    # "cse" runs after Shardy's propagation pipeline (stages up to "sdy-export").
+    cut = sum(len(groups[name]) for name in ("prepare", "sdy-import", "sdy-propagation", "sdy-export"))
+    assert described == stage_passes[:cut] + ["cse"] + stage_passes[cut:]
+    inner = ",".join(one.match(e).group(1) for e in entries if isinstance(e, str) and one.match(e))
+    assert inner == ",".join(stage_passes)
+    # Without one_pass (sdy_propagate), every pass stands alone.
+    entries, _ = runner._entries(order, {}, one_pass=False)
+    assert [e for e in entries if isinstance(e, str)] == stage_passes
+
+
 def test_ops_without_a_model_are_named_in_the_report() -> None:
     """Issue 13 item 11: an op run replicated for lack of a sharding model is
     counted by op name, with the location, not as an anonymous statistic."""

@@ -44,6 +44,18 @@ bool sameLayout(TensorShardingAttr a, TensorShardingAttr b, int64_t rank) {
   return dimAxes(a, rank) == dimAxes(b, rank);
 }
 
+/// Whether `sharding` (null: replicated) has the dimension axes `axes`.
+bool hasDimAxes(TensorShardingAttr sharding, ArrayRef<AxisList> axes) {
+  for (auto [dim, want] : llvm::enumerate(axes)) {
+    ArrayRef<AxisRefAttr> have;
+    if (sharding && dim < static_cast<size_t>(sharding.getRank()))
+      have = sharding.getDimShardings()[dim].getAxes();
+    if (!llvm::equal(have, want))
+      return false;
+  }
+  return true;
+}
+
 int64_t rankOf(Value value) {
   auto type = dyn_cast<RankedTensorType>(value.getType());
   return type ? type.getRank() : -1;
@@ -153,6 +165,18 @@ private:
                                     TensorMappingAttr mapping) const {
     return chosenSharding(tensor, mapping, chosen);
   }
+  /// Whether `current` already has the dimension axes of the chosen
+  /// sharding of `tensor` (found without building that sharding: most
+  /// tensors keep theirs).
+  bool keepsLayout(TensorShardingAttr current,
+                   const TensorFactorShardings &tensor,
+                   TensorMappingAttr mapping) const {
+    SmallVector<AxisList> axes;
+    SmallVector<bool> closed;
+    tensor.toDimAxes(mapping, rule.getFactorSizes(), mesh, axes, closed,
+                     chosen);
+    return hasDimAxes(current, axes);
+  }
   /// The axes the results are all-reduced over, in mesh order.
   AxisList reducedAxes() const;
   /// After `result`: an all_reduce over `reduced` if any, computed as
@@ -252,10 +276,11 @@ void OpReshards::reshardOperands() {
     int64_t rank = rankOf(operand.get());
     if (rank <= 0)
       continue;
+    if (keepsLayout(shardings.operands[i], projection.getOperands()[i],
+                    rule.getOperandMappings()[i]))
+      continue;
     TensorShardingAttr target = chosenSharding(projection.getOperands()[i],
                                                rule.getOperandMappings()[i]);
-    if (sameLayout(shardings.operands[i], target, rank))
-      continue;
     operand.set(ReshardOp::create(builder, op->getLoc(),
                                   operand.get().getType(), operand.get(),
                                   target));
@@ -312,15 +337,17 @@ void OpReshards::reshardResults() {
   builder.setInsertionPointAfter(op);
   for (auto [i, result] : llvm::enumerate(op->getResults())) {
     int64_t rank = rankOf(result);
-    TensorShardingAttr target = chosenSharding(projection.getResults()[i],
-                                               rule.getResultMappings()[i]);
     TensorShardingAttr original =
         shardings.results[i]
             ? shardings.results[i]
             : TensorShardingAttr::getFullyOpen(op->getContext(), rank,
                                                shardings.meshOrRef);
-    bool changed = !sameLayout(shardings.results[i], target, rank);
-    TensorShardingAttr computed = changed ? target : original;
+    bool changed = !keepsLayout(shardings.results[i], projection.getResults()[i],
+                                rule.getResultMappings()[i]);
+    TensorShardingAttr computed =
+        changed ? chosenSharding(projection.getResults()[i],
+                                 rule.getResultMappings()[i])
+                : original;
     // The op's own result holds partial sums over the reduced axes: it is
     // not replicated along them (an unclosed sharding may say so).
     TensorShardingAttr partial = withoutReplicated(computed, reduced);

@@ -88,33 +88,36 @@ bool TensorFactorShardings::expand(int64_t factor,
   return true;
 }
 
-TensorShardingAttr TensorFactorShardings::toSharding(
-    MLIRContext *ctx, TensorMappingAttr mapping, ArrayRef<int64_t> factorSizes,
-    Attribute meshOrRef, MeshAttr mesh) const {
-  SmallVector<DimensionShardingAttr> dims;
-  dims.reserve(mapping.getRank());
-  for (DimMappingAttr dimMapping : mapping.getDimMappings()) {
-    bool closed = false;
-    AxisList axes;
+void TensorFactorShardings::toDimAxes(TensorMappingAttr mapping,
+                                      ArrayRef<int64_t> factorSizes,
+                                      MeshAttr mesh,
+                                      SmallVectorImpl<AxisList> &axes,
+                                      SmallVectorImpl<bool> &closed,
+                                      ArrayRef<AxisList> plan) const {
+  axes.assign(mapping.getRank(), AxisList());
+  closed.assign(mapping.getRank(), false);
+  // Consecutive sub-axes can only meet at a factor boundary.
+  auto append = [&](AxisList &into, ArrayRef<AxisRefAttr> more) {
+    for (auto [i, axis] : llvm::enumerate(more)) {
+      if (i == 0)
+        appendOrMerge(into, axis, mesh);
+      else
+        into.push_back(axis);
+    }
+  };
+  for (auto [dim, dimMapping] : llvm::enumerate(mapping.getDimMappings())) {
     for (int64_t factor : dimMapping.getFactorIndices()) {
       const FactorSharding &sharding = factors[factor];
-      closed |= sharding.isClosed;
+      ArrayRef<AxisRefAttr> factorAxes =
+          plan.empty() ? ArrayRef<AxisRefAttr>(sharding.axes)
+                       : ArrayRef<AxisRefAttr>(plan[factor]);
+      closed[dim] |= plan.empty() ? sharding.isClosed : true;
       int64_t shardedSize = 1;
-      for (auto [i, axis] : llvm::enumerate(sharding.axes)) {
+      for (AxisRefAttr axis : factorAxes)
         shardedSize *= axisSize(axis, mesh);
-        // Consecutive sub-axes can only meet at a factor boundary.
-        if (i == 0)
-          appendOrMerge(axes, axis, mesh);
-        else
-          axes.push_back(axis);
-      }
-      if (!sharding.overflowAxes.empty()) {
-        for (auto [i, axis] : llvm::enumerate(sharding.overflowAxes)) {
-          if (i == 0)
-            appendOrMerge(axes, axis, mesh);
-          else
-            axes.push_back(axis);
-        }
+      append(axes[dim], factorAxes);
+      if (plan.empty() && !sharding.overflowAxes.empty()) {
+        append(axes[dim], sharding.overflowAxes);
         break;
       }
       // A factor not fully sharded ends the dimension: the axes of the next
@@ -123,9 +126,20 @@ TensorShardingAttr TensorFactorShardings::toSharding(
           factorSizes[factor] % shardedSize != 0)
         break;
     }
-    dims.push_back(DimensionShardingAttr::get(ctx, axes, closed,
-                                              std::optional<int64_t>()));
   }
+}
+
+TensorShardingAttr TensorFactorShardings::toSharding(
+    MLIRContext *ctx, TensorMappingAttr mapping, ArrayRef<int64_t> factorSizes,
+    Attribute meshOrRef, MeshAttr mesh) const {
+  SmallVector<AxisList> axes;
+  SmallVector<bool> closed;
+  toDimAxes(mapping, factorSizes, mesh, axes, closed);
+  SmallVector<DimensionShardingAttr> dims;
+  dims.reserve(mapping.getRank());
+  for (auto [dimAxes, dimClosed] : llvm::zip(axes, closed))
+    dims.push_back(DimensionShardingAttr::get(ctx, dimAxes, dimClosed,
+                                              std::optional<int64_t>()));
   return TensorShardingAttr::get(ctx, meshOrRef, dims, replicatedAxes,
                                  unreducedAxes);
 }

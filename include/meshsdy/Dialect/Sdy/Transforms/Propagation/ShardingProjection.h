@@ -81,6 +81,15 @@ struct TensorFactorShardings {
   TensorShardingAttr toSharding(MLIRContext *ctx, TensorMappingAttr mapping,
                                 ArrayRef<int64_t> factorSizes,
                                 Attribute meshOrRef, MeshAttr mesh) const;
+
+  /// The axes of each dimension `toSharding` gives (into `axes`, one list
+  /// per dimension) and whether each is closed, without building an
+  /// attribute. With `plan`, factor f has the axes `plan[f]` and no
+  /// overflow axes instead of its own.
+  void toDimAxes(TensorMappingAttr mapping, ArrayRef<int64_t> factorSizes,
+                 MeshAttr mesh, SmallVectorImpl<AxisList> &axes,
+                 SmallVectorImpl<bool> &closed,
+                 ArrayRef<AxisList> plan = {}) const;
 };
 
 /// Which operands and results a propagation step changed.
