@@ -71,6 +71,8 @@ struct ConvertSdyToMeshPass
     : meshsdy::impl::ConvertSdyToMeshPassBase<ConvertSdyToMeshPass> {
   /// The mesh axes of each sdy mesh, by symbol name.
   std::map<std::string, SplitMesh> meshes;
+  /// `target`'s answers: a program has few distinct (sharding, type) pairs.
+  DenseMap<std::pair<Attribute, Type>, mesh::MeshSharding> targets;
 
   /// Checks what the bridge cannot express and records the sub-axes used;
   /// touches nothing.
@@ -180,6 +182,15 @@ struct ConvertSdyToMeshPass
   /// last pieces) keeps the longest prefix of its mesh axes that does:
   /// mesh-spmdization gives every device a piece of one size.
   mesh::MeshSharding target(sdy::TensorShardingAttr sharding, Type type) {
+    auto [it, inserted] = targets.try_emplace({sharding, type});
+    if (inserted)
+      it->second = computeTarget(sharding, type);
+    return it->second;
+  }
+
+  /// `target`, not remembered.
+  mesh::MeshSharding computeTarget(sdy::TensorShardingAttr sharding,
+                                   Type type) {
     if (!sharding)
       return replicated();
     mesh::MeshSharding result = meshSharding(sharding);
@@ -459,6 +470,7 @@ struct ConvertSdyToMeshPass
     if (!sdyDialect)
       return; // Nothing in the module can come from an unloaded dialect.
     meshes.clear();
+    targets.clear();
     if (failed(analyse(module, sdyDialect)))
       return signalPassFailure();
 

@@ -85,8 +85,9 @@ bool onOneMesh(Operation *op, ArrayRef<TensorShardingAttr> shardings,
 /// The shardings of `op` under `rule`, or none when the op is left alone:
 /// its rule is custom or does not fit it, everything is replicated, or its
 /// tensors are on different meshes.
-std::optional<OpShardings> readOpShardings(Operation *op,
-                                           OpShardingRuleAttr rule) {
+std::optional<OpShardings>
+readOpShardings(Operation *op, OpShardingRuleAttr rule,
+                function_ref<MeshAttr(TensorShardingAttr)> meshOf) {
   // Like Shardy, a custom rule (an opaque call) is left to the next stage.
   if (rule.getIsCustomRule())
     return std::nullopt;
@@ -121,7 +122,7 @@ std::optional<OpShardings> readOpShardings(Operation *op,
   }
   if (!any)
     return std::nullopt; // everything replicated
-  result.mesh = any.getMesh(op);
+  result.mesh = meshOf(any);
   if (!result.mesh)
     return std::nullopt;
   // Like Shardy, tensors on different meshes are left alone.
@@ -391,6 +392,7 @@ struct InsertExplicitReshardsPass
   using InsertExplicitReshardsPassBase::InsertExplicitReshardsPassBase;
 
   void runOnOperation() override {
+    meshes.clear();
     SmallVector<std::pair<Operation *, OpShardingRuleAttr>> ops;
     {
       // Ops alike share one rule, built once (a thousand identical layers
@@ -435,10 +437,22 @@ struct InsertExplicitReshardsPass
     });
   }
 
+  /// The mesh of `sharding`, looked up once per mesh name: from the
+  /// function, whose ops see the same symbols (a symbol lookup scans the
+  /// module's ops).
+  MeshAttr meshOf(TensorShardingAttr sharding) {
+    auto [it, inserted] = meshes.try_emplace(sharding.getMeshOrRef());
+    if (inserted)
+      it->second = sharding.getMesh(getOperation());
+    return it->second;
+  }
+  DenseMap<Attribute, MeshAttr> meshes;
+
   /// Reshards `op`'s operands and results to one sharding per factor, or
   /// leaves it alone (see readOpShardings).
   void makeCompatible(Operation *op, OpShardingRuleAttr rule) {
-    std::optional<OpShardings> shardings = readOpShardings(op, rule);
+    std::optional<OpShardings> shardings = readOpShardings(
+        op, rule, [&](TensorShardingAttr sharding) { return meshOf(sharding); });
     if (!shardings)
       return;
     OpReshards reshards(op, rule, std::move(*shardings));
