@@ -10,7 +10,8 @@ simulator and counts how each ended:
   partitioned by `mesh-spmdize-pipeline` with a traversal drawn from the seed.
 
 Each program goes through `meshsdy.pipeline.partition_and_compare` (the
-PassManager verifies after every pass). With `--native`, a program that
+module is verified after each run of stage passes, one meshsdy-one-pass,
+and after every extra pass). With `--native`, a program that
 agrees in the simulator is also run natively (`meshsdy.run`: lowered to
 `mpi` and LLVM, one MPI rank per device of its mesh) and must agree with
 the original's simulated outputs too (slower: a second or more a program,

@@ -531,8 +531,9 @@ class Chain:
 @given(edge_programs(), st.sampled_from(pipeline.TRAVERSALS))
 def test_edge_programs_agree_or_are_diagnosed(source: str, traversal: str) -> None:
     try:
-        # The PassManager verifies after every pass: invalid IR from any pass
-        # is an MLIRError without one of the expected diagnostics.
+        # The module is verified after each run of stage passes (one
+        # meshsdy-one-pass): invalid IR from any pass is an MLIRError
+        # without one of the expected diagnostics.
         comparison = pipeline.partition_and_compare(source, "f", traversal=traversal, seed=1)
     except ir.MLIRError as error:
         text = str(error) + " ".join(str(d) for d in getattr(error, "error_diagnostics", []))
