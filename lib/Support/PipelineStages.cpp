@@ -32,3 +32,16 @@ mlir::meshsdy::getStageTexts(ArrayRef<PipelineStage> stages) {
   }
   return texts;
 }
+
+LogicalResult mlir::meshsdy::checkModuleAnchor(
+    OpPassManager &pm, StringRef pipeline,
+    function_ref<LogicalResult(const Twine &)> errorHandler) {
+  StringRef anchor = pm.getOpAnchorName();
+  // An op-agnostic pass manager runs module passes on the modules it is
+  // given.
+  if (anchor == ModuleOp::getOperationName() ||
+      anchor == OpPassManager::getAnyOpAnchorName())
+    return success();
+  return errorHandler("'" + pipeline + "' runs on a builtin.module, not on '" +
+                      anchor + "': nest it in builtin.module(...)");
+}

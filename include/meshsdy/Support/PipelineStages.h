@@ -11,6 +11,7 @@
 #define MESHSDY_SUPPORT_PIPELINESTAGES_H
 
 #include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <functional>
@@ -36,6 +37,39 @@ void addStages(OpPassManager &pm, ArrayRef<PipelineStage> stages);
 
 /// The stages as pass texts; each text parses back to the same pass.
 SmallVector<PipelineStageText> getStageTexts(ArrayRef<PipelineStage> stages);
+
+/// Fails through `errorHandler` unless `pm` runs on a builtin.module or
+/// on any op: a pipeline of module passes nested in another op
+/// (`func.func(X)`) would add a module pass to it, which aborts the
+/// process.
+LogicalResult checkModuleAnchor(OpPassManager &pm, StringRef pipeline,
+                                function_ref<LogicalResult(const Twine &)>
+                                    errorHandler);
+
+/// Upstream's PassPipelineRegistration for a pipeline of module passes:
+/// nested under another op, it is an error, not an abort.
+template <typename Options> struct ModulePipelineRegistration {
+  ModulePipelineRegistration(
+      StringRef arg, StringRef description,
+      std::function<void(OpPassManager &, const Options &)> builder) {
+    std::string name = arg.str();
+    registerPassPipeline(
+        arg, description,
+        [builder, name](
+            OpPassManager &pm, StringRef text,
+            function_ref<LogicalResult(const Twine &)> errorHandler) {
+          Options options;
+          if (failed(checkModuleAnchor(pm, name, errorHandler)) ||
+              failed(options.parseFromString(text)))
+            return failure();
+          builder(pm, options);
+          return success();
+        },
+        [](function_ref<void(const detail::PassOptions &)> optHandler) {
+          optHandler(Options());
+        });
+  }
+};
 
 } // namespace mlir::meshsdy
 

@@ -174,7 +174,7 @@ void mlir::meshsdy::registerSpmdizePipelines() {
   registerQuietCanonicalizePass();
   registerQuietHoistPass();
   registerOnePass();
-  PassPipelineRegistration<SpmdizePipelineOptions>(
+  ModulePipelineRegistration<SpmdizePipelineOptions>(
       "mesh-spmdize-pipeline",
       "Propagate shardings and partition every function into its "
       "per-device form (mesh-module-sharding-propagation, mesh-spmdization, "
@@ -182,7 +182,7 @@ void mlir::meshsdy::registerSpmdizePipelines() {
       [](OpPassManager &pm, const SpmdizePipelineOptions &options) {
         addStagesAsOnePass(pm, getMeshSpmdizeStages(options), options);
       });
-  PassPipelineRegistration<SpmdizePipelineOptions>(
+  ModulePipelineRegistration<SpmdizePipelineOptions>(
       "sdy-spmdize-pipeline",
       "Partition an sdy-annotated program into its per-device form "
       "(sdy-propagation-pipeline, sdy-insert-explicit-reshards"

@@ -130,6 +130,30 @@ def test_pipeline_string_matches_stages() -> None:
         f"builtin.module(meshsdy-one-pass{{pipeline=builtin.module({inner})}})")
 
 
+def test_module_pipelines_nested_in_a_function_are_an_error() -> None:
+    """A pipeline of module passes nested in func.func is a ValueError (as any
+    bad pipeline text is in the bindings), not an abort of the process; on a
+    pass manager of any op it runs."""
+    from mlir.passmanager import PassManager
+
+    source = """
+    sdy.mesh @mesh = <["x"=2]>
+    func.func @f(%a: tensor<8xf32> {sdy.sharding = #sdy.sharding<@mesh, [{"x"}]>}) -> tensor<8xf32> {
+      %t = math.tanh %a : tensor<8xf32>
+      return %t : tensor<8xf32>
+    }
+    """
+    for name in ("sdy-spmdize-pipeline", "mesh-spmdize-pipeline", "sdy-propagation-pipeline",
+                 "sdy-import-pipeline", "sdy-export-pipeline"):
+        with ir.Context():
+            with pytest.raises(ValueError, match=f"'{name}' runs on a builtin.module, not on 'func.func'"):
+                PassManager.parse(f"builtin.module(func.func({name}))")
+    with ir.Context():
+        module = ir.Module.parse(source)
+        PassManager.parse("any(sdy-spmdize-pipeline)").run(module.operation)
+        assert "tensor<4xf32>" in str(module) and "mesh.mesh @mesh(shape = 2)" in str(module)
+
+
 def test_stage_passes_run_inside_one_pass() -> None:
     """`spmdize` runs each run of consecutive stage passes inside one
     meshsdy-one-pass (verified once, as `mesh-opt --sdy-spmdize-pipeline`

@@ -173,9 +173,8 @@ private:
                    const TensorFactorShardings &tensor,
                    TensorMappingAttr mapping) const {
     SmallVector<AxisList> axes;
-    SmallVector<bool> closed;
-    tensor.toDimAxes(mapping, rule.getFactorSizes(), mesh, axes, closed,
-                     chosen);
+    tensor.toDimAxes(mapping, rule.getFactorSizes(), mesh, axes,
+                     /*closed=*/nullptr, chosen);
     return hasDimAxes(current, axes);
   }
   /// The axes the results are all-reduced over, in mesh order.

@@ -62,19 +62,19 @@ void mlir::sdy::addPropagationPipeline(
 }
 
 void mlir::sdy::registerSdyPipelines() {
-  PassPipelineRegistration<ImportPipelineOptions>(
+  meshsdy::ModulePipelineRegistration<ImportPipelineOptions>(
       "sdy-import-pipeline",
       "Shardy's import stage: clean-up, data-flow edges, constraints and "
       "groups",
       [](OpPassManager &pm, const ImportPipelineOptions &options) {
         addImportPipeline(pm, options);
       });
-  PassPipelineRegistration<ExportPipelineOptions>(
+  meshsdy::ModulePipelineRegistration<ExportPipelineOptions>(
       "sdy-export-pipeline",
       "Shardy's export stage: sink edges, constraints to reshards, close "
       "shardings",
       addExportPipeline);
-  PassPipelineRegistration<PropagationPipelineOptions>(
+  meshsdy::ModulePipelineRegistration<PropagationPipelineOptions>(
       "sdy-propagation-pipeline",
       "Shardy's propagation: import, user-priority propagation, export",
       addPropagationPipeline);

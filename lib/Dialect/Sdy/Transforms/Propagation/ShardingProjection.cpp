@@ -92,10 +92,11 @@ void TensorFactorShardings::toDimAxes(TensorMappingAttr mapping,
                                       ArrayRef<int64_t> factorSizes,
                                       MeshAttr mesh,
                                       SmallVectorImpl<AxisList> &axes,
-                                      SmallVectorImpl<bool> &closed,
+                                      SmallVectorImpl<bool> *closed,
                                       ArrayRef<AxisList> plan) const {
   axes.assign(mapping.getRank(), AxisList());
-  closed.assign(mapping.getRank(), false);
+  if (closed)
+    closed->assign(mapping.getRank(), false);
   // Consecutive sub-axes can only meet at a factor boundary.
   auto append = [&](AxisList &into, ArrayRef<AxisRefAttr> more) {
     for (auto [i, axis] : llvm::enumerate(more)) {
@@ -111,7 +112,8 @@ void TensorFactorShardings::toDimAxes(TensorMappingAttr mapping,
       ArrayRef<AxisRefAttr> factorAxes =
           plan.empty() ? ArrayRef<AxisRefAttr>(sharding.axes)
                        : ArrayRef<AxisRefAttr>(plan[factor]);
-      closed[dim] |= plan.empty() ? sharding.isClosed : true;
+      if (closed)
+        (*closed)[dim] = (*closed)[dim] || !plan.empty() || sharding.isClosed;
       int64_t shardedSize = 1;
       for (AxisRefAttr axis : factorAxes)
         shardedSize *= axisSize(axis, mesh);
@@ -134,7 +136,7 @@ TensorShardingAttr TensorFactorShardings::toSharding(
     Attribute meshOrRef, MeshAttr mesh) const {
   SmallVector<AxisList> axes;
   SmallVector<bool> closed;
-  toDimAxes(mapping, factorSizes, mesh, axes, closed);
+  toDimAxes(mapping, factorSizes, mesh, axes, &closed);
   SmallVector<DimensionShardingAttr> dims;
   dims.reserve(mapping.getRank());
   for (auto [dimAxes, dimClosed] : llvm::zip(axes, closed))

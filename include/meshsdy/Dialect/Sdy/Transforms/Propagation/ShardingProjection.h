@@ -83,12 +83,12 @@ struct TensorFactorShardings {
                                 Attribute meshOrRef, MeshAttr mesh) const;
 
   /// The axes of each dimension `toSharding` gives (into `axes`, one list
-  /// per dimension) and whether each is closed, without building an
-  /// attribute. With `plan`, factor f has the axes `plan[f]` and no
-  /// overflow axes instead of its own.
+  /// per dimension) and, if `closed` is given, whether each is closed,
+  /// without building an attribute. With `plan`, factor f has the axes
+  /// `plan[f]` and no overflow axes instead of its own (closed).
   void toDimAxes(TensorMappingAttr mapping, ArrayRef<int64_t> factorSizes,
                  MeshAttr mesh, SmallVectorImpl<AxisList> &axes,
-                 SmallVectorImpl<bool> &closed,
+                 SmallVectorImpl<bool> *closed,
                  ArrayRef<AxisList> plan = {}) const;
 };
 
