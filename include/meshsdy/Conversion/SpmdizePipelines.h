@@ -94,6 +94,9 @@ void registerSpmdizePipelines();
 /// default settings) that preserves all analyses when it changes nothing,
 /// so that the pass manager does not verify again after it.
 std::unique_ptr<Pass> createQuietCanonicalizePass();
+/// The same, with its options `region-simplify` and `infer-static-shapes`.
+std::unique_ptr<Pass> createQuietCanonicalizePass(bool regionSimplify,
+                                                  bool inferStaticShapes);
 void registerQuietCanonicalizePass();
 
 /// `meshsdy-one-pass`: runs `pipeline` (anchored on builtin.module) as one

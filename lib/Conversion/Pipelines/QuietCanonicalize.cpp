@@ -10,10 +10,18 @@
 // output is the same; when nothing changed it preserves every analysis,
 // which lets the pass manager skip the verifier.
 //
+// Two settings for the partitioned program, where they change nothing
+// (the annotated lit programs partition to the same text): region
+// simplification off (the partitioner leaves no dead cycles or block
+// arguments, and the driver still erases trivially dead ops), and linalg's
+// InferStaticShapeOfOperands skipped on an op without dynamic shapes: it
+// builds every op's indexing maps before it finds nothing to infer.
+//
 //===----------------------------------------------------------------------===//
 
 #include "meshsdy/Conversion/SpmdizePipelines.h"
 
+#include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/Pass/Pass.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
@@ -35,38 +43,105 @@ struct QuietCanonicalizePass
            "verifier does not run again after it";
   }
 
-  LogicalResult initialize(MLIRContext *context) override {
+  QuietCanonicalizePass() = default;
+  QuietCanonicalizePass(const QuietCanonicalizePass &other)
+      : PassWrapper(other) {}
+
+  static RewritePatternSet collect(MLIRContext *context) {
     RewritePatternSet collected(context);
     for (Dialect *dialect : context->getLoadedDialects())
       dialect->getCanonicalizationPatterns(collected);
     for (RegisteredOperationName op : context->getRegisteredOperations())
       op.getCanonicalizationPatterns(collected, context);
+    return collected;
+  }
+
+  LogicalResult initialize(MLIRContext *context) override {
+    RewritePatternSet collected = collect(context);
+    // The pattern's name, as its set gave it (its C++ type's name).
+    std::string inferStatic;
+    for (const std::unique_ptr<RewritePattern> &pattern :
+         collected.getNativePatterns())
+      if (pattern->getDebugName().ends_with("InferStaticShapeOfOperands"))
+        inferStatic = pattern->getDebugName().str();
     patterns = std::make_shared<FrozenRewritePatternSet>(std::move(collected));
+    staticPatterns = patterns;
+    if (!inferStatic.empty() && !inferStaticShapes)
+      staticPatterns = std::make_shared<FrozenRewritePatternSet>(
+          collect(context), ArrayRef<std::string>{inferStatic});
     return success();
   }
 
+  /// True if a result or block argument under `root` has a shaped type
+  /// with a dynamic dimension.
+  static bool hasDynamicShapes(Operation *root) {
+    auto dynamic = [](Type type) {
+      auto shaped = dyn_cast<ShapedType>(type);
+      return shaped && shaped.hasRank() && !shaped.hasStaticShape();
+    };
+    return root
+        ->walk([&](Operation *op) {
+          for (Region &region : op->getRegions())
+            for (Block &block : region)
+              if (llvm::any_of(block.getArgumentTypes(), dynamic))
+                return WalkResult::interrupt();
+          return llvm::any_of(op->getResultTypes(), dynamic)
+                     ? WalkResult::interrupt()
+                     : WalkResult::advance();
+        })
+        .wasInterrupted();
+  }
+
   void runOnOperation() override {
-    // `canonicalize`'s defaults: top-down, normal region simplification,
-    // at most 10 sweeps.
+    // `canonicalize`'s defaults: top-down, at most 10 sweeps, and the
+    // region simplification asked for (normal by default).
     GreedyRewriteConfig config;
     config.setUseTopDownTraversal(true)
-        .setRegionSimplificationLevel(GreedySimplifyRegionLevel::Normal)
+        .setRegionSimplificationLevel(regionSimplify
+                                          ? GreedySimplifyRegionLevel::Normal
+                                          : GreedySimplifyRegionLevel::Disabled)
         .setMaxIterations(10);
+    // Canonicalization only makes shapes more static: with none dynamic
+    // now, there is nothing to infer.
+    const FrozenRewritePatternSet &active =
+        hasDynamicShapes(getOperation()) ? *patterns : *staticPatterns;
     bool changed = false;
     // Canonicalization is best effort: not converging is no failure.
-    (void)applyPatternsGreedily(getOperation(), *patterns, config, &changed);
+    (void)applyPatternsGreedily(getOperation(), active, config, &changed);
     if (!changed)
       markAllAnalysesPreserved();
   }
 
+  Option<bool> regionSimplify{
+      *this, "region-simplify",
+      llvm::cl::desc("simplify regions (dead code, dead block arguments) "
+                     "after each sweep, as canonicalize does by default"),
+      llvm::cl::init(true)};
+  Option<bool> inferStaticShapes{
+      *this, "infer-static-shapes",
+      llvm::cl::desc("run linalg's InferStaticShapeOfOperands on modules "
+                     "without dynamic shapes too (false: only on those with "
+                     "one, where it can infer something)"),
+      llvm::cl::init(true)};
+
   // Shared between the clones the pass manager makes for each thread.
   std::shared_ptr<const FrozenRewritePatternSet> patterns;
+  std::shared_ptr<const FrozenRewritePatternSet> staticPatterns;
 };
 
 } // namespace
 
 std::unique_ptr<Pass> mlir::meshsdy::createQuietCanonicalizePass() {
   return std::make_unique<QuietCanonicalizePass>();
+}
+
+std::unique_ptr<Pass>
+mlir::meshsdy::createQuietCanonicalizePass(bool regionSimplify,
+                                           bool inferStaticShapes) {
+  auto pass = std::make_unique<QuietCanonicalizePass>();
+  pass->regionSimplify = regionSimplify;
+  pass->inferStaticShapes = inferStaticShapes;
+  return pass;
 }
 
 void mlir::meshsdy::registerQuietCanonicalizePass() {

@@ -56,9 +56,12 @@ getMeshPartitionStages(const SpmdizePipelineOptions &options) {
       {"spmdization",
        [](OpPassManager &pm) {
          // meshsdy-canonicalize: no verification after it when the
-         // partitioned program is canonical already.
+         // partitioned program is canonical already. Without region
+         // simplification or static-shape inference where nothing is
+         // dynamic: neither changed a partitioned lit program.
          pm.addNestedPass<func::FuncOp>(mesh::createMeshSpmdization());
-         pm.addPass(createQuietCanonicalizePass());
+         pm.addPass(createQuietCanonicalizePass(/*regionSimplify=*/false,
+                                                /*inferStaticShapes=*/false));
          // A collective of a loop-invariant value (a weight re-laid in a
          // loop's body) runs once, before the loop; collectives are Pure.
          // After canonicalization, which folds what stood between the

@@ -38,3 +38,28 @@ DictionaryAttr mlir::mesh::getBoundaryEntry(MLIRContext *ctx, Type type,
         builder.getDenseI64ArrayAttr(sharding.getStaticShardedDimsOffsets())));
   return builder.getDictionaryAttr(fields);
 }
+
+/// The same fields as getBoundaryEntry writes them (MeshSharding's ==
+/// equates differently written forms: partial axes in any order, zero
+/// halos and none).
+static bool sameFields(const MeshSharding &a, const MeshSharding &b) {
+  if (!a || !b)
+    return !a && !b;
+  return a.getMeshAttr() == b.getMeshAttr() &&
+         a.getSplitAxes() == b.getSplitAxes() &&
+         a.getPartialAxes() == b.getPartialAxes() &&
+         (a.getPartialAxes().empty() ||
+          a.getPartialType() == b.getPartialType()) &&
+         a.getStaticHaloSizes() == b.getStaticHaloSizes() &&
+         a.getStaticShardedDimsOffsets() == b.getStaticShardedDimsOffsets();
+}
+
+DictionaryAttr BoundaryEntries::get(Type type, const MeshSharding &sharding) {
+  auto &known = entries[type];
+  for (const auto &[written, entry] : known)
+    if (sameFields(written, sharding))
+      return entry;
+  DictionaryAttr entry = getBoundaryEntry(ctx, type, sharding);
+  known.emplace_back(sharding, entry);
+  return entry;
+}

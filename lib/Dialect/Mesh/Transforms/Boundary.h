@@ -37,6 +37,19 @@ constexpr StringLiteral kBoundaryAttrName = "mesh.boundary";
 DictionaryAttr getBoundaryEntry(MLIRContext *ctx, Type type,
                                 const MeshSharding &sharding);
 
+/// getBoundaryEntry, built once per (type, sharding) as written: a
+/// function's arguments repeat a few (a layer's weights, its biases).
+class BoundaryEntries {
+public:
+  explicit BoundaryEntries(MLIRContext *ctx) : ctx(ctx) {}
+  DictionaryAttr get(Type type, const MeshSharding &sharding);
+
+private:
+  MLIRContext *ctx;
+  DenseMap<Type, SmallVector<std::pair<MeshSharding, DictionaryAttr>, 1>>
+      entries;
+};
+
 } // namespace mlir::mesh
 
 #endif // MESHSDY_LIB_DIALECT_MESH_TRANSFORMS_BOUNDARY_H

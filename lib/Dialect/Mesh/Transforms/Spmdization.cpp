@@ -136,6 +136,7 @@ private:
   CreatedOps created;
   OpBuilder builder;
   IRMapping mapping;
+  BoundaryEntries boundaryEntries{func.getContext()};
   /// The sharding the per-device value of `value` is in (null: replicated).
   const MeshSharding &heldAs(Value value) const {
     static const MeshSharding replicated;
@@ -813,7 +814,7 @@ LogicalResult Spmdizer::rewrite(Operation *op) {
       Type global = arg && argTypes.count(arg) ? Type(argTypes.lookup(arg))
                                                : operand.getType();
       resultBoundary.push_back(
-          getBoundaryEntry(func.getContext(), global, sharding));
+          boundaryEntries.get(global, sharding));
       FailureOr<Value> local =
           localOrSame(operand, sharding, op->getLoc());
       if (failed(local))
@@ -870,7 +871,7 @@ LogicalResult Spmdizer::rewriteBody() {
     auto global = dyn_cast<RankedTensorType>(arg.getType());
     MeshSharding sharding = getResultAnnotation(arg);
     argumentBoundary.push_back(
-        getBoundaryEntry(func.getContext(), arg.getType(), sharding));
+        boundaryEntries.get(arg.getType(), sharding));
     if (!global || !sharding)
       continue;
     MeshOp mesh = lookupMesh(sharding);

@@ -34,3 +34,28 @@ func.func @nothing_sharded(%x: tensor<4xf32>, %i: index) -> tensor<4xf32> {
   %y = math.absf %x : tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// Entries are built once per type and sharding as written: the second
+// argument shares the first's; the third, the same sharding written with
+// zero halos, and the fourth, of another type, have their own.
+mesh.mesh @mesh(shape = 4)
+
+// CHECK-LABEL: func.func @repeated
+// CHECK-SAME:    arguments = [{global_type = tensor<8xf32>, mesh = @mesh, split_axes = [array<i16: 0>]},
+// CHECK-SAME:                 {global_type = tensor<8xf32>, mesh = @mesh, split_axes = [array<i16: 0>]},
+// CHECK-SAME:                 {global_type = tensor<8xf32>, halo_sizes = array<i64: 0, 0>, mesh = @mesh, split_axes = [array<i16: 0>]},
+// CHECK-SAME:                 {global_type = tensor<4xf32>, mesh = @mesh, split_axes = [array<i16: 0>]}]
+func.func @repeated(%a: tensor<8xf32>, %b: tensor<8xf32>, %c: tensor<8xf32>, %d: tensor<4xf32>) -> tensor<8xf32> {
+  %s = mesh.sharding @mesh split_axes = [[0]] : !mesh.sharding
+  %h = mesh.sharding @mesh split_axes = [[0]] halo_sizes = [0, 0] : !mesh.sharding
+  %as = mesh.shard %a to %s : tensor<8xf32>
+  %bs = mesh.shard %b to %s : tensor<8xf32>
+  %cs = mesh.shard %c to %h : tensor<8xf32>
+  %ds = mesh.shard %d to %s : tensor<4xf32>
+  %x = arith.addf %as, %bs : tensor<8xf32>
+  %y = arith.addf %x, %cs : tensor<8xf32>
+  %r = mesh.shard %y to %s : tensor<8xf32>
+  return %r : tensor<8xf32>
+}
