@@ -44,8 +44,11 @@ struct QuietCanonicalizePass
   }
 
   QuietCanonicalizePass() = default;
+  // Options are not copied (the pass manager copies their values into a
+  // clone); the patterns are, as the clones are not initialized again.
   QuietCanonicalizePass(const QuietCanonicalizePass &other)
-      : PassWrapper(other) {}
+      : PassWrapper(other), patterns(other.patterns),
+        staticPatterns(other.staticPatterns) {}
 
   static RewritePatternSet collect(MLIRContext *context) {
     RewritePatternSet collected(context);

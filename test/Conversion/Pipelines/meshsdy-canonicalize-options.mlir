@@ -3,6 +3,12 @@
 // RUN: mesh-opt %s -split-input-file -meshsdy-canonicalize | FileCheck %s --check-prefixes=CHECK,SIMPLIFY
 // RUN: mesh-opt %s -split-input-file -meshsdy-canonicalize='region-simplify=false infer-static-shapes=false' \
 // RUN:   | FileCheck %s --check-prefixes=CHECK,KEEP
+//
+// Nested in func.func, the pass manager clones the pass for its threads
+// after initializing it: the clones keep its patterns.
+// RUN: mesh-opt %s -split-input-file -mlir-disable-threading=false \
+// RUN:   -pass-pipeline='builtin.module(func.func(meshsdy-canonicalize{infer-static-shapes=false}))' \
+// RUN:   | FileCheck %s --check-prefix=THREADS
 
 // region-simplify=false keeps a dead cycle through a block argument
 // (%i only feeds %n, which only feeds %i), which region simplification
@@ -40,4 +46,31 @@ func.func @infers(%a: tensor<4xf32>, %b: tensor<?xf32>) -> tensor<?xf32> {
     linalg.yield %t : f32
   } -> tensor<?xf32>
   return %r : tensor<?xf32>
+}
+
+// -----
+
+// THREADS-LABEL: func.func @one
+// THREADS-NEXT: arith.constant 3.0
+// THREADS-LABEL: func.func @two
+// THREADS-NEXT: arith.constant 4.0
+// THREADS-LABEL: func.func @three
+// THREADS-NEXT: arith.constant 5.0
+func.func @one() -> f32 {
+  %c = arith.constant 1.0 : f32
+  %d = arith.constant 2.0 : f32
+  %s = arith.addf %c, %d : f32
+  return %s : f32
+}
+func.func @two() -> f32 {
+  %c = arith.constant 1.0 : f32
+  %d = arith.constant 3.0 : f32
+  %s = arith.addf %c, %d : f32
+  return %s : f32
+}
+func.func @three() -> f32 {
+  %c = arith.constant 1.0 : f32
+  %d = arith.constant 4.0 : f32
+  %s = arith.addf %c, %d : f32
+  return %s : f32
 }
