@@ -106,8 +106,11 @@ struct QuietCanonicalizePass
         .setMaxIterations(10);
     // Canonicalization only makes shapes more static: with none dynamic
     // now, there is nothing to infer.
+    // (The walk only when the two sets differ.)
     const FrozenRewritePatternSet &active =
-        hasDynamicShapes(getOperation()) ? *patterns : *staticPatterns;
+        staticPatterns == patterns || hasDynamicShapes(getOperation())
+            ? *patterns
+            : *staticPatterns;
     bool changed = false;
     // Canonicalization is best effort: not converging is no failure.
     (void)applyPatternsGreedily(getOperation(), active, config, &changed);

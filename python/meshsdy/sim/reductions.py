@@ -103,6 +103,13 @@ def identity_like(array: np.ndarray, kind: str) -> np.ndarray:
     return array
 
 
+def holds_nan(dtype: np.dtype | type) -> bool:
+    """Whether `dtype` has a NaN: numpy's floating and complex types, and
+    bf16, which numpy counts as neither."""
+    dtype = np.dtype(dtype)
+    return np.issubdtype(dtype, np.inexact) or dtype.name == "bfloat16"
+
+
 def undefined(shape: Sequence[int], dtype: np.dtype | type) -> np.ndarray:
     """The value of a result the seed calls undefined (non-root `gather`,
     `reduce`; `shift` without `rotate` at the edge).
@@ -111,8 +118,7 @@ def undefined(shape: Sequence[int], dtype: np.dtype | type) -> np.ndarray:
     shows up in a comparison instead of passing by accident.
     """
     dtype = np.dtype(dtype)
-    if (np.issubdtype(dtype, np.floating) or np.issubdtype(dtype, np.complexfloating)
-            or dtype.name == "bfloat16"):
+    if holds_nan(dtype):
         return np.full(tuple(shape), np.nan, dtype=dtype)
     if np.issubdtype(dtype, np.integer):
         return np.full(tuple(shape), np.iinfo(dtype).min, dtype=dtype)

@@ -19,9 +19,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .collectives import all_reduce, halo_pairs
-from .irutil import is_float
 from .mesh import Mesh, as_mesh
-from .reductions import SimulationError, identity_like
+from .reductions import SimulationError, holds_nan, identity_like
 
 __all__ = ["Sharding", "shard", "shard_boxes", "shard_shape", "split_bounds", "unshard"]
 
@@ -282,11 +281,8 @@ def unshard(
                 continue
             box = _core_box(bounds, shape, sharding, mesh, d)
             expected = result[tuple(slice(s, e) for s, e in box)]
-            # bf16 is no np.inexact: is_float counts it, so that its NaNs
-            # compare equal too.
-            nan_equal = is_float(expected.dtype) or np.issubdtype(expected.dtype, np.inexact)
             if cores[d].shape != expected.shape or not np.array_equal(
-                cores[d], expected, equal_nan=nan_equal
+                cores[d], expected, equal_nan=holds_nan(expected.dtype)
             ):
                 raise SimulationError(
                     f"device {mesh.multi_index(d)} disagrees with its replica of the shard"
