@@ -110,6 +110,12 @@ void registerOnePass();
 std::unique_ptr<Pass> createQuietHoistPass();
 void registerQuietHoistPass();
 
+/// `meshsdy-cse`: upstream's CSE everywhere but inside linalg ops' bodies,
+/// which partitioning never writes twice (lib/Conversion/Pipelines/
+/// BodylessCSE.cpp).
+std::unique_ptr<Pass> createBodylessCSEPass();
+void registerBodylessCSEPass();
+
 } // namespace mlir::meshsdy
 
 #endif // MESHSDY_CONVERSION_SPMDIZEPIPELINES_H

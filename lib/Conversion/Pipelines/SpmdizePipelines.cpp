@@ -67,7 +67,9 @@ getMeshPartitionStages(const SpmdizePipelineOptions &options) {
          // After canonicalization, which folds what stood between the
          // value and its collective inside the body.
          pm.addNestedPass<func::FuncOp>(createQuietHoistPass());
-         pm.addPass(createCSEPass());
+         // What partitioning wrote twice (a collective, a process index,
+         // an uneven piece's size); it writes no linalg body twice.
+         pm.addPass(createBodylessCSEPass());
        }},
       {"lowering",
        [=](OpPassManager &pm) {
@@ -176,6 +178,7 @@ static void addStagesAsOnePass(OpPassManager &pm,
 void mlir::meshsdy::registerSpmdizePipelines() {
   registerQuietCanonicalizePass();
   registerQuietHoistPass();
+  registerBodylessCSEPass();
   registerOnePass();
   ModulePipelineRegistration<SpmdizePipelineOptions>(
       "mesh-spmdize-pipeline",
