@@ -10,6 +10,7 @@
 #define MESHSDY_LIB_DIALECT_MESH_TRANSFORMS_INTERNER_H
 
 #include "meshsdy/Dialect/Mesh/IR/MeshSharding.h"
+#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallVector.h"
 
@@ -23,17 +24,31 @@ namespace mlir::mesh {
 template <typename T, size_t (*hash)(const T &)>
 class Interner {
 public:
-  const T *intern(T value) {
+  const T *intern(const T &value) {
     auto &bucket = byHash[hash(value)];
-    for (const T *known : bucket)
-      if (*known == value)
-        return known;
+    if (const T *known = find(bucket, value))
+      return known;
+    storage.push_back(value);
+    bucket.push_back(&storage.back());
+    return &storage.back();
+  }
+  const T *intern(T &&value) {
+    auto &bucket = byHash[hash(value)];
+    if (const T *known = find(bucket, value))
+      return known;
     storage.push_back(std::move(value));
     bucket.push_back(&storage.back());
     return &storage.back();
   }
 
 private:
+  static const T *find(ArrayRef<const T *> bucket, const T &value) {
+    for (const T *known : bucket)
+      if (*known == value)
+        return known;
+    return nullptr;
+  }
+
   std::deque<T> storage;
   std::unordered_map<size_t, SmallVector<const T *, 1>> byHash;
 };

@@ -14,12 +14,17 @@ bool mlir::mesh::hasResultAnnotation(Value value) {
   });
 }
 
-MeshSharding mlir::mesh::getResultAnnotation(Value value) {
+ShardOp mlir::mesh::getResultAnnotationOp(Value value) {
   for (Operation *user : value.getUsers())
     if (auto shard = dyn_cast<ShardOp>(user))
       if (shard.getSrc() == value && !shard.getAnnotateForUsers())
-        return MeshSharding::get(shard.getSharding());
-  return MeshSharding();
+        return shard;
+  return ShardOp();
+}
+
+MeshSharding mlir::mesh::getResultAnnotation(Value value) {
+  ShardOp shard = getResultAnnotationOp(value);
+  return shard ? MeshSharding::get(shard.getSharding()) : MeshSharding();
 }
 
 MeshSharding mlir::mesh::getAnnotatedSharding(Value value) {

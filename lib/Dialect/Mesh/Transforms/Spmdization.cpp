@@ -159,6 +159,27 @@ private:
   /// Interned: most values share a few shardings.
   DenseMap<Value, const MeshSharding *, ValueAddressInfo> held;
   Interner<MeshSharding, hashMeshSharding> shardings;
+  /// What a `mesh.sharding` value stands for, read once per value: the
+  /// annotations of a function share a few sharding ops. Not interned: the
+  /// boundary entries print each sharding as written, and `==` equates
+  /// forms written differently.
+  const MeshSharding &shardingOf(Value sharding) {
+    auto [it, inserted] = shardingValues.try_emplace(sharding, nullptr);
+    if (inserted)
+      it->second = &shardingsRead.emplace_back(MeshSharding::get(sharding));
+    return *it->second;
+  }
+  /// getResultAnnotation and getAnnotatedSharding, through shardingOf.
+  MeshSharding resultAnnotation(Value value) {
+    ShardOp shard = getResultAnnotationOp(value);
+    return shard ? shardingOf(shard.getSharding()) : MeshSharding();
+  }
+  MeshSharding annotatedSharding(Value value) {
+    auto shard = value.getDefiningOp<ShardOp>();
+    return shard ? shardingOf(shard.getSharding()) : MeshSharding();
+  }
+  DenseMap<Value, const MeshSharding *, ValueAddressInfo> shardingValues;
+  std::deque<MeshSharding> shardingsRead;
   /// Global types of the function arguments, which are retyped in place.
   DenseMap<Value, RankedTensorType> argTypes;
   ScanningSymbolTableCollection symbolTables;
@@ -298,7 +319,7 @@ LogicalResult Spmdizer::rewriteSharded(ShardingInterface op,
   for (Value operand : operation->getOperands())
     known.push_back(heldAs(operand));
   for (Value result : operation->getResults())
-    known.push_back(getResultAnnotation(result));
+    known.push_back(resultAnnotation(result));
   FlatSymbolRefAttr mesh;
   for (const MeshSharding &sharding : known)
     if (sharding && !mesh)
@@ -513,7 +534,7 @@ LogicalResult Spmdizer::rewriteLoop(scf::ForOp loop) {
   SmallVector<MeshSharding, 4> shardings;
   SmallVector<Value> inits;
   for (auto [init, result] : llvm::zip(loop.getInitArgs(), loop.getResults())) {
-    shardings.push_back(getResultAnnotation(result));
+    shardings.push_back(resultAnnotation(result));
     FailureOr<Value> local =
         localOrSame(init, shardings.back(), loop.getLoc());
     if (failed(local))
@@ -599,7 +620,7 @@ Spmdizer::annotatedResultTypes(Operation *op,
                                SmallVectorImpl<Type> &types) {
   for (Value result : op->getResults()) {
     auto global = dyn_cast<RankedTensorType>(result.getType());
-    shardings.push_back(global ? getResultAnnotation(result) : MeshSharding());
+    shardings.push_back(global ? resultAnnotation(result) : MeshSharding());
     if (!global) {
       types.push_back(result.getType());
       continue;
@@ -789,7 +810,7 @@ LogicalResult Spmdizer::rewrite(Operation *op) {
   if (isa<scf::IfOp, scf::IndexSwitchOp>(op))
     return rewriteBranch(op);
   if (auto shard = dyn_cast<ShardOp>(op)) {
-    MeshSharding sharding = MeshSharding::get(shard.getSharding());
+    const MeshSharding &sharding = shardingOf(shard.getSharding());
     if (!sharding || !sharding.getDynamicHaloSizes().empty() ||
         !sharding.getDynamicShardedDimsOffsets().empty())
       return shard.emitOpError("unsupported by mesh-spmdization: the "
@@ -808,7 +829,7 @@ LogicalResult Spmdizer::rewrite(Operation *op) {
     // one is replicated, whatever the op that computed it produced.
     SmallVector<Value> results;
     for (Value operand : op->getOperands()) {
-      MeshSharding sharding = getAnnotatedSharding(operand);
+      MeshSharding sharding = annotatedSharding(operand);
       // An argument returned as is has been retyped already.
       auto arg = dyn_cast<BlockArgument>(operand);
       Type global = arg && argTypes.count(arg) ? Type(argTypes.lookup(arg))
@@ -869,7 +890,7 @@ LogicalResult Spmdizer::rewriteBody() {
   for (BlockArgument arg : entry.getArguments()) {
     mapping.map(arg, arg);
     auto global = dyn_cast<RankedTensorType>(arg.getType());
-    MeshSharding sharding = getResultAnnotation(arg);
+    MeshSharding sharding = resultAnnotation(arg);
     argumentBoundary.push_back(
         boundaryEntries.get(arg.getType(), sharding));
     if (!global || !sharding)

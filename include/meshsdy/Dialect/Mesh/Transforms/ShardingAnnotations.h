@@ -32,8 +32,11 @@ constexpr StringLiteral kManualBoundaryAttr = "mesh.manual_boundary";
 /// True if some mesh.shard without `annotate_for_users` annotates `value`.
 bool hasResultAnnotation(Value value);
 
-/// The sharding of the first mesh.shard without `annotate_for_users` that
-/// annotates `value` (what `value` is), else null.
+/// The first mesh.shard without `annotate_for_users` that annotates `value`,
+/// else null.
+ShardOp getResultAnnotationOp(Value value);
+
+/// The sharding of getResultAnnotationOp(value) (what `value` is), else null.
 MeshSharding getResultAnnotation(Value value);
 
 /// The sharding `value` is read with: that of the mesh.shard defining it,
