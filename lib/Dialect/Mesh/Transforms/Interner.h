@@ -10,12 +10,12 @@
 #define MESHSDY_LIB_DIALECT_MESH_TRANSFORMS_INTERNER_H
 
 #include "meshsdy/Dialect/Mesh/IR/MeshSharding.h"
-#include "llvm/ADT/ArrayRef.h"
 #include "llvm/ADT/Hashing.h"
 #include "llvm/ADT/SmallVector.h"
 
 #include <deque>
 #include <unordered_map>
+#include <utility>
 
 namespace mlir::mesh {
 
@@ -24,31 +24,20 @@ namespace mlir::mesh {
 template <typename T, size_t (*hash)(const T &)>
 class Interner {
 public:
-  const T *intern(const T &value) {
+  /// Copies (or moves) `value` in only if no equal value is kept yet
+  /// (`U = T`: a braced list builds a T).
+  template <typename U = T>
+  const T *intern(U &&value) {
     auto &bucket = byHash[hash(value)];
-    if (const T *known = find(bucket, value))
-      return known;
-    storage.push_back(value);
-    bucket.push_back(&storage.back());
-    return &storage.back();
-  }
-  const T *intern(T &&value) {
-    auto &bucket = byHash[hash(value)];
-    if (const T *known = find(bucket, value))
-      return known;
-    storage.push_back(std::move(value));
+    for (const T *known : bucket)
+      if (*known == value)
+        return known;
+    storage.push_back(std::forward<U>(value));
     bucket.push_back(&storage.back());
     return &storage.back();
   }
 
 private:
-  static const T *find(ArrayRef<const T *> bucket, const T &value) {
-    for (const T *known : bucket)
-      if (*known == value)
-        return known;
-    return nullptr;
-  }
-
   std::deque<T> storage;
   std::unordered_map<size_t, SmallVector<const T *, 1>> byHash;
 };
