@@ -7,19 +7,16 @@
 using namespace mlir;
 using namespace mlir::mesh;
 
-bool mlir::mesh::hasResultAnnotation(Value value) {
-  return llvm::any_of(value.getUsers(), [&](Operation *user) {
-    auto shard = dyn_cast<ShardOp>(user);
-    return shard && shard.getSrc() == value && !shard.getAnnotateForUsers();
-  });
-}
-
 ShardOp mlir::mesh::getResultAnnotationOp(Value value) {
   for (Operation *user : value.getUsers())
     if (auto shard = dyn_cast<ShardOp>(user))
       if (shard.getSrc() == value && !shard.getAnnotateForUsers())
         return shard;
   return ShardOp();
+}
+
+bool mlir::mesh::hasResultAnnotation(Value value) {
+  return static_cast<bool>(getResultAnnotationOp(value));
 }
 
 MeshSharding mlir::mesh::getResultAnnotation(Value value) {
